@@ -1,0 +1,86 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from './config';
+import { createEventBus, type EventBus } from './core/event-bus';
+import type { Logger } from './core/logger';
+import { startEmbedded } from './db/embedded';
+import { initOrm, migrate } from './db/orm';
+import { startHttpServer, type RunningServer } from './http/server';
+import { entities } from './modules';
+import { ensureFirstOrganization, type FirstStart } from './modules/orgs/bootstrap';
+
+export interface Database {
+  orm: MikroORM;
+  embedded: boolean;
+  close(): Promise<void>;
+}
+
+/** The database of this configuration (embedded or DATABASE_URL), migrated when asked to. */
+export async function openDatabase(config: Config, log: Logger, opts: { migrate: boolean; onQuery?: (sql: string) => void }): Promise<Database> {
+  const embedded = config.databaseUrl === null ? await startEmbedded(config.dataDir, config.embeddedPgPort, log) : null;
+  const orm = await initOrm({
+    clientUrl: embedded ? embedded.url : (config.databaseUrl as string),
+    replicaUrls: config.replicaUrls,
+    entities,
+    poolMax: config.dbPoolMax,
+    logger: log,
+    onQuery: opts.onQuery,
+  });
+  try {
+    if (opts.migrate) {
+      const applied = await migrate(orm);
+      if (applied.length > 0) log.info({ applied }, 'migrations applied');
+    }
+  } catch (err) {
+    await orm.close();
+    await embedded?.stop();
+    throw err;
+  }
+  return {
+    orm,
+    embedded: embedded !== null,
+    close: async () => {
+      await orm.close();
+      await embedded?.stop();
+    },
+  };
+}
+
+export interface App {
+  server: RunningServer;
+  db: Database;
+  bus: EventBus;
+  firstStart: FirstStart | null;
+  /** drain traffic, then close the bus and the database; safe to call more than once */
+  stop(): Promise<void>;
+}
+
+/** Everything `npm start` runs: database, migrations, first organization, HTTP + WebSocket server. */
+export async function startApp(config: Config, log: Logger, opts: { onQuery?: (sql: string) => void } = {}): Promise<App> {
+  const db = await openDatabase(config, log, { migrate: config.migrateOnStart, onQuery: opts.onQuery });
+  const bus = createEventBus(config.redisUrl);
+  try {
+    const firstStart = await ensureFirstOrganization(db.orm.em.fork(), {
+      orgName: config.initOrgName,
+      adminToken: config.initAdminToken,
+      embedded: db.embedded,
+    });
+    const server = await startHttpServer({ config, orm: db.orm, bus, log }, config.port, config.host);
+    let stopping: Promise<void> | null = null;
+    return {
+      server,
+      db,
+      bus,
+      firstStart,
+      stop: () =>
+        (stopping ??= (async () => {
+          await server.stop();
+          await bus.close();
+          await db.close();
+        })()),
+    };
+  } catch (err) {
+    await bus.close();
+    await db.close();
+    throw err;
+  }
+}

@@ -1,0 +1,119 @@
+import { resolve } from 'node:path';
+
+/** Every setting of the service, read from the environment in this one place. */
+export interface Config {
+  port: number;
+  host: string;
+  dataDir: string;
+  /** null: run the embedded PostgreSQL in dataDir */
+  databaseUrl: string | null;
+  /** read replicas for queries (comma-separated URLs) */
+  replicaUrls: string[];
+  embeddedPgPort: number;
+  migrateOnStart: boolean;
+  initOrgName: string | null;
+  initAdminToken: string | null;
+  logLevel: string;
+  production: boolean;
+  redisUrl: string | null;
+  shutdownGraceMs: number;
+  dbPoolMax: number;
+  /** how often open WebSockets re-check that their API key is still valid */
+  keyRecheckMs: number;
+  /** per-day decay rate of recency and usefulness scores */
+  decayLambda: number;
+}
+
+export class ConfigError extends Error {
+  constructor(readonly variable: string, message: string) {
+    super(`invalid ${variable}: ${message}`);
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+function str(env: Env, name: string): string | null {
+  const v = env[name];
+  return v === undefined || v.trim() === '' ? null : v.trim();
+}
+
+function int(env: Env, name: string, def: number, min: number, max: number): number {
+  const v = str(env, name);
+  if (v === null) return def;
+  if (!/^\d+$/.test(v)) throw new ConfigError(name, `expected an integer, got "${v}"`);
+  const n = Number(v);
+  if (n < min || n > max) throw new ConfigError(name, `expected ${min}..${max}, got ${n}`);
+  return n;
+}
+
+function num(env: Env, name: string, def: number, min: number, max: number): number {
+  const v = str(env, name);
+  if (v === null) return def;
+  const n = Number(v);
+  if (!Number.isFinite(n) || n < min || n > max) throw new ConfigError(name, `expected a number in ${min}..${max}, got "${v}"`);
+  return n;
+}
+
+function bool(env: Env, name: string, def: boolean): boolean {
+  const v = str(env, name);
+  if (v === null) return def;
+  if (/^(true|1|yes)$/i.test(v)) return true;
+  if (/^(false|0|no)$/i.test(v)) return false;
+  throw new ConfigError(name, `expected true or false, got "${v}"`);
+}
+
+function url(env: Env, name: string, protocols: string[]): string | null {
+  const v = str(env, name);
+  if (v === null) return null;
+  let parsed: URL;
+  try {
+    parsed = new URL(v);
+  } catch {
+    throw new ConfigError(name, 'not a valid URL');
+  }
+  if (!protocols.includes(parsed.protocol)) throw new ConfigError(name, `expected a ${protocols.join(' or ')} URL`);
+  return v;
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+export function loadConfig(env: Env = process.env): Config {
+  const logLevel = (str(env, 'LOG_LEVEL') ?? 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `expected one of ${LOG_LEVELS.join(', ')}`);
+  const nodeEnv = str(env, 'NODE_ENV') ?? 'development';
+
+  const initOrgName = str(env, 'INIT_ORG_NAME');
+  const initAdminToken = str(env, 'INIT_ADMIN_TOKEN');
+  if ((initOrgName === null) !== (initAdminToken === null)) {
+    throw new ConfigError(initOrgName === null ? 'INIT_ORG_NAME' : 'INIT_ADMIN_TOKEN', 'INIT_ORG_NAME and INIT_ADMIN_TOKEN must be set together');
+  }
+  if (initAdminToken !== null && initAdminToken.length < 32) {
+    throw new ConfigError('INIT_ADMIN_TOKEN', 'must be at least 32 characters');
+  }
+  if (initOrgName !== null && initOrgName.length > 200) throw new ConfigError('INIT_ORG_NAME', 'at most 200 characters');
+
+  const replicas = str(env, 'DATABASE_REPLICA_URLS');
+  const replicaUrls = (replicas ?? '')
+    .split(',')
+    .filter((u) => u.trim() !== '')
+    .map((u) => url({ DATABASE_REPLICA_URLS: u }, 'DATABASE_REPLICA_URLS', ['postgres:', 'postgresql:']) as string);
+
+  return {
+    port: int(env, 'PORT', 4000, 0, 65535),
+    host: str(env, 'HOST') ?? '0.0.0.0',
+    dataDir: resolve(str(env, 'DATA_DIR') ?? './.data'),
+    databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
+    replicaUrls,
+    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
+    initOrgName,
+    initAdminToken,
+    logLevel,
+    production: nodeEnv === 'production',
+    redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
+    shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
+    dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
+    keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
+    decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
+  };
+}

@@ -1,0 +1,21 @@
+import pino, { type Logger } from 'pino';
+import { currentRequestScope } from './request-scope';
+
+export type { Logger };
+
+/** JSON-lines logger; the current request id is attached to every line logged inside a request. */
+export function createLogger(level: string, destination: 1 | 2 = 1): Logger {
+  return pino(
+    {
+      level,
+      base: { service: 'memory-loop' },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      mixin: () => {
+        const scope = currentRequestScope();
+        return scope ? { requestId: scope.requestId } : {};
+      },
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    pino.destination({ fd: destination, sync: destination === 2 }),
+  );
+}

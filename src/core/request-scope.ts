@@ -1,0 +1,18 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import { randomUUID } from 'node:crypto';
+
+/** What every log line and error of one request carries, without threading it through calls. */
+export interface RequestScope {
+  requestId: string;
+  operationName?: string;
+}
+
+const storage = new AsyncLocalStorage<RequestScope>();
+
+export const runInRequestScope = <T>(scope: RequestScope, fn: () => T): T => storage.run(scope, fn);
+export const currentRequestScope = (): RequestScope | undefined => storage.getStore();
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{8,128}$/;
+/** A caller-supplied request id is kept if it looks like one; otherwise a fresh UUID. */
+export const newRequestId = (given?: string | string[]): string =>
+  typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();

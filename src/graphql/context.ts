@@ -1,0 +1,38 @@
+import { GraphQLError } from 'graphql';
+import { authenticate, type Viewer } from '../modules/orgs/orgs.service';
+import type { Context } from './context.type';
+import { Loaders } from './loaders';
+import type { Services } from './services';
+
+/** `Bearer <token>` -> token; null when absent or malformed. */
+export function bearerToken(header: unknown): string | null {
+  if (typeof header !== 'string') return null;
+  const m = /^Bearer\s+(\S+)\s*$/i.exec(header);
+  return m ? m[1] : null;
+}
+
+export const unauthenticatedError = (message: string) =>
+  new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+
+/** Looks up the caller of an Authorization value; throws UNAUTHENTICATED when it is not a valid key. */
+export async function viewerFor(services: Services, authorization: unknown): Promise<Viewer> {
+  const token = bearerToken(authorization);
+  if (!token) throw unauthenticatedError('an API key is required: send "Authorization: Bearer <token>"');
+  const viewer = await authenticate(services.orm.em.fork(), token);
+  if (!viewer) throw unauthenticatedError('the API key is unknown or revoked');
+  return viewer;
+}
+
+/** A fresh context for one operation: its own EntityManager fork and its own loaders. */
+export function makeContext(services: Services, viewer: Viewer, requestId: string): Context {
+  const em = services.orm.em.fork();
+  return {
+    requestId,
+    viewer,
+    orgId: viewer.orgId,
+    em,
+    loaders: new Loaders(em, viewer.orgId),
+    log: services.log.child({ orgId: viewer.orgId }),
+    services,
+  };
+}

@@ -1,0 +1,89 @@
+import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError } from '../core/errors';
+import type { Logger } from '../core/logger';
+import { currentRequestScope } from '../core/request-scope';
+
+/** Codes that GraphQL itself (parse, validate, coerce) produces and that are safe to show. */
+const PASS_THROUGH = new Set([
+  'GRAPHQL_PARSE_FAILED',
+  'GRAPHQL_VALIDATION_FAILED',
+  'BAD_USER_INPUT',
+  'BAD_REQUEST',
+  'OPERATION_RESOLUTION_FAILURE',
+  'PERSISTED_QUERY_NOT_FOUND',
+  'PERSISTED_QUERY_NOT_SUPPORTED',
+  'UNAUTHENTICATED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+]);
+
+// `Variable "$input" got invalid value 7 at "input.rating"; ...` -> input.rating
+const VARIABLE_AT = /^Variable "\$([A-Za-z_]\w*)" got invalid value .*? at "([^"]+)"/s;
+const VARIABLE = /^Variable "\$([A-Za-z_]\w*)"/;
+// `Field "FeedbackInput.rating" ...` or `Argument "first" ...` in literal validation messages
+const ARGUMENT = /^Argument "([A-Za-z_]\w*)"/;
+const SUGGESTION = /\s*Did you mean [^?]*\?/g;
+
+/** The input path a coercion or validation message names, if any. */
+export function fieldOf(message: string): string | undefined {
+  const at = VARIABLE_AT.exec(message);
+  if (at) return at[2];
+  return VARIABLE.exec(message)?.[1] ?? ARGUMENT.exec(message)?.[1];
+}
+
+function originalOf(error: unknown): unknown {
+  let e = error;
+  while (e instanceof GraphQLError && e.originalError && e.originalError !== e) e = e.originalError;
+  return e;
+}
+
+export interface ErrorFormatting {
+  production: boolean;
+  log: Logger;
+}
+
+/**
+ * One error as clients see it: `extensions.code` always, `extensions.field` for bad input,
+ * `extensions.requestId` always. Unexpected errors are logged in full and masked.
+ */
+export function formatGraphQLError(error: unknown, opts: ErrorFormatting, requestId = currentRequestScope()?.requestId): GraphQLFormattedError {
+  const gql = error instanceof GraphQLError ? error : null;
+  const base: GraphQLFormattedError = {
+    message: '',
+    ...(gql?.locations ? { locations: gql.locations } : {}),
+    ...(gql?.path ? { path: gql.path } : {}),
+  };
+  const original = originalOf(error);
+
+  if (original instanceof AppError) {
+    return {
+      ...base,
+      message: original.message,
+      extensions: { code: original.code, ...(original.field ? { field: original.field } : {}), requestId },
+    };
+  }
+
+  const code = gql?.extensions?.code;
+  if (gql && original instanceof GraphQLError && typeof code === 'string' && PASS_THROUGH.has(code)) {
+    const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
+    const field = (gql.extensions.field as string | undefined) ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? fieldOf(gql.message) : undefined);
+    return { ...base, message, extensions: { code, ...(field ? { field } : {}), requestId } };
+  }
+
+  // graphql-js errors before execution (coercion, validation on WebSocket) carry no code and no path
+  if (gql && original === gql && code === undefined && !gql.path) {
+    const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
+    const field = fieldOf(gql.message);
+    return { ...base, message, extensions: { code: field ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED', ...(field ? { field } : {}), requestId } };
+  }
+
+  opts.log.error({ err: original, path: gql?.path }, 'unexpected error');
+  return {
+    ...base,
+    message: `Unexpected error; quote request id ${requestId} when reporting it`,
+    extensions: { code: 'INTERNAL_SERVER_ERROR', requestId },
+  };
+}

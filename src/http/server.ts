@@ -1,0 +1,172 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { performance } from 'node:perf_hooks';
+import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
+import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import { expressMiddleware } from '@as-integrations/express5';
+import express, { type NextFunction, type Request, type Response } from 'express';
+import { newRequestId, runInRequestScope, currentRequestScope } from '../core/request-scope';
+import { migrationsApplied } from '../db/orm';
+import { buildAppSchema } from '../graphql/build-schema';
+import type { Context } from '../graphql/context.type';
+import { makeContext, viewerFor } from '../graphql/context';
+import { formatGraphQLError } from '../graphql/errors';
+import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
+import type { Services } from '../graphql/services';
+import { Metrics } from './metrics';
+import { attachWebSocketServer, type GraphqlWsServer } from './ws';
+
+export interface RunningServer {
+  httpServer: Server;
+  port: number;
+  url: string;
+  metrics: Metrics;
+  ws: GraphqlWsServer;
+  /** drains HTTP and WebSocket traffic; safe to call more than once */
+  stop(): Promise<void>;
+}
+
+function errorBody(status: number, code: string, message: string) {
+  return { status, body: { errors: [{ message, extensions: { code, requestId: currentRequestScope()?.requestId } }] } };
+}
+
+/** Apollo plugin: complexity limit and per-operation metrics. */
+function operationPlugin(metrics: Metrics): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      const started = performance.now();
+      let operation = 'anonymous';
+      return {
+        async didResolveOperation({ request, document, schema, operationName }) {
+          operation = operationName ?? 'anonymous';
+          const scope = currentRequestScope();
+          if (scope) scope.operationName = operation;
+          try {
+            checkComplexity(schema, document, request.variables, operationName);
+          } catch (e) {
+            if ((e as { extensions?: { code?: string } }).extensions?.code === 'GRAPHQL_VALIDATION_FAILED') throw e;
+          }
+        },
+        async willSendResponse({ response }) {
+          const ok = response.body.kind === 'single' && !response.body.singleResult.errors?.length;
+          metrics.observe(operation, 'http', (performance.now() - started) / 1000, ok);
+        },
+      };
+    },
+  };
+}
+
+/** Express 5 + Apollo Server 5 on `/graphql`, graphql-ws on the same port and path, health and metrics. */
+export async function startHttpServer(services: Services, port: number, host?: string): Promise<RunningServer> {
+  const { config, log, orm } = services;
+  const schema = buildAppSchema();
+  const app = express();
+  app.disable('x-powered-by');
+  const httpServer = createServer(app);
+  const metrics = new Metrics(orm);
+  const ws = attachWebSocketServer(httpServer, schema, services, metrics);
+  const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');
+  void (async () => {
+    for await (const { apiKeyId } of revocations) ws.closeForKeys(new Set([apiKeyId]));
+  })();
+
+  const apollo = new ApolloServer<Context>({
+    schema,
+    introspection: !config.production,
+    hideSchemaDetailsFromClientErrors: config.production,
+    includeStacktraceInErrorResponses: false,
+    csrfPrevention: true,
+    validationRules: limitRules,
+    formatError: (_formatted, error) => formatGraphQLError(error, { production: config.production, log }),
+    plugins: [
+      ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
+      operationPlugin(metrics),
+      ...(config.production ? [ApolloServerPluginLandingPageDisabled()] : []),
+    ],
+    logger: log,
+  });
+  await apollo.start();
+
+  // request id and one log line per request
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = newRequestId(req.headers['x-request-id']);
+    res.setHeader('x-request-id', requestId);
+    const started = performance.now();
+    const scope = { requestId } as { requestId: string; operationName?: string };
+    res.on('finish', () => {
+      const route = req.path === '/graphql' ? '/graphql' : req.path;
+      metrics.httpRequests.inc({ route: ['/graphql', '/healthz', '/readyz', '/metrics'].includes(route) ? route : 'other', status: String(res.statusCode) });
+      log.info({ requestId, method: req.method, path: req.path, status: res.statusCode, operation: scope.operationName, ms: Math.round(performance.now() - started) }, 'request');
+    });
+    runInRequestScope(scope, () => next());
+  });
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  let migrated = false;
+  app.get('/readyz', async (_req, res) => {
+    try {
+      await orm.em.fork().execute('SELECT 1');
+      migrated ||= await migrationsApplied(orm);
+      if (!migrated) {
+        res.status(503).json({ status: 'migrations pending' });
+        return;
+      }
+      res.json({ status: 'ready' });
+    } catch (err) {
+      log.warn({ err }, 'readiness check failed');
+      res.status(503).json({ status: 'database unreachable' });
+    }
+  });
+  app.get('/metrics', async (_req, res) => {
+    res.setHeader('content-type', metrics.registry.contentType);
+    res.send(await metrics.registry.metrics());
+  });
+
+  app.use(
+    '/graphql',
+    express.json({ limit: LIMITS.bodyBytes }),
+    expressMiddleware(apollo, {
+      context: async ({ req }) => {
+        const viewer = await viewerFor(services, req.headers.authorization);
+        return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
+      },
+    }),
+  );
+
+  // body parser failures (too large, not JSON) in the GraphQL error shape
+  app.use((err: { status?: number; type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const e =
+      err.status === 413
+        ? errorBody(413, 'PAYLOAD_TOO_LARGE', `request body exceeds ${LIMITS.bodyBytes} bytes`)
+        : err.status && err.status < 500
+          ? errorBody(err.status, 'BAD_REQUEST', err.message ?? 'bad request')
+          : errorBody(500, 'INTERNAL_SERVER_ERROR', 'Unexpected error');
+    if (e.status >= 500) log.error({ err }, 'unexpected HTTP error');
+    res.status(e.status).json(e.body);
+  });
+
+  await new Promise<void>((resolve, reject) => {
+    httpServer.once('error', reject);
+    httpServer.listen(port, host, () => resolve());
+  });
+  const actualPort = (httpServer.address() as AddressInfo).port;
+
+  let stopping: Promise<void> | null = null;
+  return {
+    httpServer,
+    port: actualPort,
+    url: `http://127.0.0.1:${actualPort}/graphql`,
+    metrics,
+    ws,
+    stop: () =>
+      (stopping ??= (async () => {
+        await revocations.return?.();
+        await ws.close();
+        await apollo.stop(); // stops accepting, waits for in-flight requests up to the grace period
+      })()),
+  };
+}

@@ -1,0 +1,156 @@
+import type { Server } from 'node:http';
+import { performance } from 'node:perf_hooks';
+import { type DocumentNode, type ExecutionArgs, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate } from 'graphql';
+import { CloseCode, type Context as WsContext } from 'graphql-ws';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocket, WebSocketServer } from 'ws';
+import { newRequestId } from '../core/request-scope';
+import type { Context } from '../graphql/context.type';
+import { makeContext, viewerFor } from '../graphql/context';
+import { formatGraphQLError } from '../graphql/errors';
+import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
+import type { Services } from '../graphql/services';
+import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
+import type { Metrics } from './metrics';
+
+interface SocketState {
+  viewer?: Viewer;
+  operations: Set<string>;
+}
+
+export interface GraphqlWsServer {
+  /** closes every socket with 1001 and stops accepting new ones */
+  close(): Promise<void>;
+  /** closes the sockets opened with these API keys (4403) */
+  closeForKeys(keyIds: Set<string>): void;
+}
+
+/**
+ * graphql-ws on the HTTP server's `/graphql`: auth in `connection_init`, and the same limits,
+ * error shape and per-operation context as HTTP (Apollo's plugins do not run here).
+ */
+export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, services: Services, metrics: Metrics): GraphqlWsServer {
+  const production = services.config.production;
+  const rules = [...specifiedRules, ...limitRules, ...(production ? [NoSchemaIntrospectionCustomRule] : [])];
+  const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: LIMITS.wsMessageBytes });
+  const states = new Map<WebSocket, SocketState>();
+  const format = (errors: readonly unknown[], requestId: string) => errors.map((e) => formatGraphQLError(e, { production, log: services.log }, requestId));
+  const refuse = (message: string, code: string) => [new GraphQLError(message, { extensions: { code } })];
+  const stateOf = (ctx: WsContext) => {
+    const socket = (ctx.extra as { socket: WebSocket }).socket;
+    let state = states.get(socket);
+    if (!state) {
+      state = { operations: new Set() };
+      states.set(socket, state);
+    }
+    return state;
+  };
+
+  wss.on('connection', (socket) => {
+    metrics.sockets.inc();
+    socket.on('close', () => {
+      metrics.sockets.dec();
+      const state = states.get(socket);
+      if (state) metrics.subscriptions.dec(state.operations.size);
+      states.delete(socket);
+    });
+  });
+
+  const disposable = useServer<Record<string, unknown>, { socket: WebSocket }>(
+    {
+      schema,
+      connectionInitWaitTimeout: 3_000,
+      onConnect: async (ctx) => {
+        try {
+          stateOf(ctx).viewer = await viewerFor(services, ctx.connectionParams?.authorization);
+          return true;
+        } catch {
+          return false; // graphql-ws closes with 4403 Forbidden
+        }
+      },
+      onSubscribe: async (ctx, id, payload) => {
+        // errors returned here reach the client through onError, which formats them
+        const state = stateOf(ctx);
+        if (!state.viewer) return refuse('not authenticated', 'UNAUTHENTICATED');
+        if (state.operations.size >= LIMITS.subscriptionsPerSocket) {
+          return refuse(`at most ${LIMITS.subscriptionsPerSocket} operations may be open on one socket`, 'GRAPHQL_VALIDATION_FAILED');
+        }
+        let document: DocumentNode;
+        try {
+          document = parse(payload.query);
+        } catch (e) {
+          return refuse(e instanceof Error ? e.message : 'syntax error', 'GRAPHQL_PARSE_FAILED');
+        }
+        const errors = validate(schema, document, rules);
+        if (errors.length > 0) return errors;
+        try {
+          checkComplexity(schema, document, payload.variables ?? undefined, payload.operationName);
+        } catch (e) {
+          if (e instanceof GraphQLError && e.extensions.code === 'GRAPHQL_VALIDATION_FAILED') return [e];
+          // anything else (e.g. bad variables) is reported by execution itself
+        }
+        const requestId = newRequestId();
+        state.operations.add(id);
+        metrics.subscriptions.inc();
+        const contextValue: Context = makeContext(services, state.viewer, requestId);
+        const args: ExecutionArgs = {
+          schema,
+          document,
+          variableValues: payload.variables,
+          operationName: payload.operationName,
+          contextValue,
+        };
+        return args;
+      },
+      onNext: (_ctx, _id, _payload, args, result) => {
+        if (!('errors' in result) || !result.errors?.length) return result;
+        const requestId = (args.contextValue as Context).requestId;
+        return { ...result, errors: format(result.errors, requestId) };
+      },
+      onError: (_ctx, _id, _payload, errors) => format(errors, newRequestId()),
+      onComplete: (ctx, id) => {
+        const state = stateOf(ctx);
+        if (state.operations.delete(id)) metrics.subscriptions.dec();
+      },
+      onOperation: (_ctx, _id, _payload, args, result) => {
+        const name = args.operationName ?? 'anonymous';
+        const started = performance.now();
+        // queries and mutations resolve here; subscriptions return an iterator and are counted once
+        Promise.resolve(result).then(
+          () => metrics.observe(name, 'ws', (performance.now() - started) / 1000, true),
+          () => metrics.observe(name, 'ws', (performance.now() - started) / 1000, false),
+        );
+        return result;
+      },
+    },
+    wss,
+  );
+
+  const closeForKeys = (keyIds: Set<string>) => {
+    for (const [socket, state] of states) {
+      if (state.viewer && keyIds.has(state.viewer.apiKeyId)) socket.close(CloseCode.Forbidden, 'API key revoked');
+    }
+  };
+
+  // revocation reaches open sockets of every instance: at once through the bus, and by this
+  // periodic re-check as a backstop (a missed event, a key revoked with SQL)
+  const recheck = setInterval(async () => {
+    const keyIds = [...new Set([...states.values()].flatMap((s) => (s.viewer ? [s.viewer.apiKeyId] : [])))];
+    if (keyIds.length === 0) return;
+    try {
+      const valid = await validKeyIds(services.orm.em.fork(), keyIds);
+      closeForKeys(new Set(keyIds.filter((k) => !valid.has(k))));
+    } catch (err) {
+      services.log.warn({ err }, 'API key re-check failed');
+    }
+  }, services.config.keyRecheckMs);
+  recheck.unref();
+
+  return {
+    closeForKeys,
+    close: async () => {
+      clearInterval(recheck);
+      await disposable.dispose(); // closes every socket with 1001 Going Away
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput, notFound } from '../../core/errors';
+import { parseId } from '../../core/ids';
+import { pgArray } from '../../core/sql';
+import { hashToken, newToken, tokenPrefix } from '../../core/tokens';
+import { ApiKey } from './api-key.entity';
+import { Organization } from './organization.entity';
+import { ROLES, type Role } from './role';
+
+/** Who is calling: the API key and its organization. */
+export interface Viewer {
+  apiKeyId: string;
+  apiKeyName: string;
+  orgId: string;
+  orgName: string;
+  role: Role;
+}
+
+export interface CreatedKey {
+  apiKey: ApiKey;
+  token: string;
+}
+
+const MAX_NAME = 200;
+
+function checkName(field: string, name: string): string {
+  const trimmed = name.trim();
+  if (trimmed === '') throw badInput(field, `${field} must not be empty`);
+  if (trimmed.length > MAX_NAME) throw badInput(field, `${field} must be at most ${MAX_NAME} characters`);
+  return trimmed;
+}
+
+/** Resolves a bearer token to its viewer in one statement; null for an unknown or revoked key. */
+export async function authenticate(em: EntityManager, token: string): Promise<Viewer | null> {
+  const rows = await em.execute<{ id: string; name: string; role: Role; org_id: string; org_name: string }[]>(
+    `SELECT k.id, k.name, k.role, k.org_id, o.name AS org_name
+       FROM api_keys k JOIN organizations o ON o.id = k.org_id
+      WHERE k.token_hash = ? AND k.revoked_at IS NULL`,
+    [hashToken(token)],
+  );
+  const r = rows[0];
+  return r ? { apiKeyId: r.id, apiKeyName: r.name, orgId: r.org_id, orgName: r.org_name, role: r.role } : null;
+}
+
+/** The ids among `keyIds` that are still valid (open WebSockets re-check with this). */
+export async function validKeyIds(em: EntityManager, keyIds: string[]): Promise<Set<string>> {
+  if (keyIds.length === 0) return new Set();
+  const rows = await em.execute<{ id: string }[]>('SELECT id FROM api_keys WHERE id = ANY(?::uuid[]) AND revoked_at IS NULL', [
+    pgArray(keyIds),
+  ]);
+  return new Set(rows.map((r) => r.id));
+}
+
+export async function createApiKey(em: EntityManager, orgId: string, name: string, role: Role, token = newToken()): Promise<CreatedKey> {
+  if (!ROLES.includes(role)) throw badInput('role', `role must be one of ${ROLES.join(', ')}`);
+  const apiKey = em.create(ApiKey, {
+    orgId,
+    name: checkName('name', name),
+    role,
+    tokenHash: hashToken(token),
+    tokenPrefix: tokenPrefix(token),
+  });
+  await em.persistAndFlush(apiKey);
+  return { apiKey, token };
+}
+
+export async function createOrganization(em: EntityManager, name: string, token?: string): Promise<{ org: Organization } & CreatedKey> {
+  return em.transactional(async (tx) => {
+    const org = tx.create(Organization, { name: checkName('name', name) });
+    tx.persist(org);
+    const created = await createApiKey(tx, org.id, 'admin', 'ADMIN', token);
+    return { org, ...created };
+  });
+}
+
+export async function getOrganization(em: EntityManager, orgId: string): Promise<Organization> {
+  const org = await em.findOne(Organization, { id: orgId });
+  if (!org) throw notFound('organization', 'org');
+  return org;
+}
+
+/** Revokes a key of the caller's organization. Revoking twice keeps the first revocation time. */
+export async function revokeApiKey(em: EntityManager, orgId: string, id: string): Promise<ApiKey> {
+  const key = await em.findOne(ApiKey, { id: parseId("id", id), orgId });
+  if (!key) throw notFound('API key', 'id');
+  if (!key.revokedAt) {
+    key.revokedAt = new Date();
+    await em.flush();
+  }
+  return key;
+}
+
+export async function listApiKeys(em: EntityManager, orgId: string): Promise<ApiKey[]> {
+  return em.find(ApiKey, { orgId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
+}
+
+export async function organizationCount(em: EntityManager): Promise<number> {
+  return em.count(Organization, {});
+}
+

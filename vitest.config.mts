@@ -11,6 +11,11 @@ export default defineConfig({
       },
     }),
   ],
+  resolve: {
+    // one graphql instance: without this, ESM importers get graphql's index.mjs and CommonJS ones its
+    // index.js ("Cannot use GraphQLScalarType from another module or realm")
+    alias: [{ find: /^graphql$/, replacement: 'graphql/index.js' }],
+  },
   test: {
     globalSetup: ['test/setup/global-setup.ts'],
     setupFiles: ['test/setup/per-file.ts'],

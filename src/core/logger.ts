@@ -1,10 +1,10 @@
-import pino, { type Logger } from 'pino';
+import pino, { type DestinationStream, type Logger } from 'pino';
 import { currentRequestScope } from './request-scope';
 
 export type { Logger };
 
 /** JSON-lines logger; the current request id is attached to every line logged inside a request. */
-export function createLogger(level: string, destination: 1 | 2 = 1): Logger {
+export function createLogger(level: string, destination: 1 | 2 | DestinationStream = 1): Logger {
   return pino(
     {
       level,
@@ -16,6 +16,6 @@ export function createLogger(level: string, destination: 1 | 2 = 1): Logger {
       },
       formatters: { level: (label) => ({ level: label }) },
     },
-    pino.destination({ fd: destination, sync: destination === 2 }),
+    typeof destination === 'number' ? pino.destination({ fd: destination, sync: destination === 2 }) : destination,
   );
 }

@@ -31,6 +31,7 @@ export function ormOptions(s: OrmSettings): Options {
     forceUtcTimezone: true,
     // jsonb stays as parsed objects; bigint sums come back as strings and are parsed where used
     debug: s.onQuery ? ['query'] : false,
+    colors: false,
     logger: s.onQuery ? (message: string) => s.onQuery!(message) : (message: string) => s.logger?.debug({ orm: message }),
     migrations: {
       path: migrationsDir,

@@ -1,5 +1,6 @@
 import 'reflect-metadata';
 import { type GraphQLSchema, lexicographicSortSchema, printSchema } from 'graphql';
+import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
 import { resolvers } from '../modules';
 import { authChecker } from './auth-checker';
@@ -15,6 +16,9 @@ export function buildAppSchema(): GraphQLSchema {
     authMode: 'error',
     validate: false,
     scalarsMap: [{ type: Date, scalar: DateTimeScalar }],
+    // every subscription reads the event bus from its context (`subscribe` functions), so one schema
+    // serves several server instances in a process; type-graphql still insists on a pubSub here
+    pubSub: createPubSub(),
   });
   return built;
 }

@@ -1,0 +1,39 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
+import type { Logger } from '../core/logger';
+import { parseId } from '../core/ids';
+import { createApiKey, createOrganization, getOrganization } from '../modules/orgs/orgs.service';
+import { ROLES, type Role } from '../modules/orgs/role';
+
+class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+type Args = { positional: string[]; flags: Record<string, string> };
+export type Command = (em: EntityManager, args: Args, log: Logger) => Promise<Record<string, unknown>>;
+
+/** The CLI commands; each returns the one JSON object printed on stdout. */
+export const commands: Record<string, Command> = {
+  'create-org': async (em, { positional }) => {
+    const name = positional.join(' ').trim();
+    if (!name) throw new UsageError('create-org needs a name: npm run cli -- create-org <name>');
+    const { org, token } = await createOrganization(em, name);
+    return { orgId: org.id, token };
+  },
+
+  'create-key': async (em, { flags }) => {
+    const { org, role, name } = flags;
+    if (!org || !role || !name) throw new UsageError('create-key needs --org <id> --role <ROLE> --name <name>');
+    const upper = role.toUpperCase() as Role;
+    if (!ROLES.includes(upper)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
+    const orgId = (await getOrganization(em, parseId('org', org))).id;
+    const { token } = await createApiKey(em, orgId, name, upper);
+    return { orgId, token };
+  },
+
+  maintain: async (em, _args, log) => {
+    const idempotencyKeysDeleted = await purgeExpiredIdempotencyKeys(em);
+    log.info({ idempotencyKeysDeleted }, 'maintenance done');
+    return { idempotencyKeysDeleted };
+  },
+};

@@ -1,0 +1,55 @@
+import 'reflect-metadata';
+import { openDatabase } from '../app';
+import { ConfigError, loadConfig } from '../config';
+import { AppError } from '../core/errors';
+import { createLogger } from '../core/logger';
+import { commands } from './commands';
+
+const USAGE = `usage: npm run cli -- <command>
+  create-org <name>                                  new organization and its ADMIN key
+  create-key --org <orgId> --role <ROLE> --name <n>  new API key (ROLE: ADMIN INTEGRATOR OPERATOR AGENT VIEWER)
+  maintain                                           run the retention and clean-up jobs once`;
+
+/** `--flag value` pairs and positional words. */
+export function parseArgs(argv: string[]): { positional: string[]; flags: Record<string, string> } {
+  const positional: string[] = [];
+  const flags: Record<string, string> = {};
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a.startsWith('--')) {
+      const [k, inline] = a.slice(2).split('=', 2);
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new Error(`--${k} needs a value`);
+      flags[k] = v;
+    } else positional.push(a);
+  }
+  return { positional, flags };
+}
+
+async function run(): Promise<number> {
+  const [name, ...rest] = process.argv.slice(2);
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(USAGE + '\n');
+    return 2;
+  }
+  const config = loadConfig();
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, 2);
+  const db = await openDatabase(config, log, { migrate: config.migrateOnStart });
+  try {
+    const result = await command(db.orm.em.fork(), parseArgs(rest), log);
+    process.stdout.write(JSON.stringify(result) + '\n');
+    return 0;
+  } finally {
+    await db.close();
+  }
+}
+
+run().then(
+  (code) => process.exit(code),
+  (err) => {
+    const message = err instanceof AppError || err instanceof ConfigError || err?.name === 'UsageError' ? err.message : String(err?.stack ?? err);
+    process.stderr.write(`memory-loop: ${message}\n`);
+    process.exit(err instanceof ConfigError || err?.name === 'UsageError' || err instanceof AppError ? 2 : 1);
+  },
+);

@@ -94,10 +94,10 @@ export async function startHttpServer(services: Services, port: number, host?: s
     res.setHeader('x-request-id', requestId);
     const started = performance.now();
     const scope = { requestId } as { requestId: string; operationName?: string };
+    const path = req.path; // routers rewrite req.path on the way down
     res.on('finish', () => {
-      const route = req.path === '/graphql' ? '/graphql' : req.path;
-      metrics.httpRequests.inc({ route: ['/graphql', '/healthz', '/readyz', '/metrics'].includes(route) ? route : 'other', status: String(res.statusCode) });
-      log.info({ requestId, method: req.method, path: req.path, status: res.statusCode, operation: scope.operationName, ms: Math.round(performance.now() - started) }, 'request');
+      metrics.httpRequests.inc({ route: ['/graphql', '/healthz', '/readyz', '/metrics'].includes(path) ? path : 'other', status: String(res.statusCode) });
+      log.info({ requestId, method: req.method, path, status: res.statusCode, operation: scope.operationName, ms: Math.round(performance.now() - started) }, 'request');
     });
     runInRequestScope(scope, () => next());
   });

@@ -1,12 +1,39 @@
-import { setTimeout as sleep } from 'node:timers/promises';
 import { Arg, Int, Resolver, Root, Subscription } from 'type-graphql';
 import { badInput } from '../../core/errors';
 
-async function* ticks(seconds: number): AsyncGenerator<Date> {
-  for (;;) {
-    yield new Date();
-    await sleep(seconds * 1000);
-  }
+/**
+ * Now, then every `seconds`. Hand-written rather than an async generator: a generator parked in a
+ * long sleep cannot be returned until the sleep ends, which would keep a cancelled subscription open.
+ */
+function ticks(seconds: number): AsyncIterableIterator<Date> {
+  let first = true;
+  let done = false;
+  let timer: NodeJS.Timeout | undefined;
+  let wake: ((r: IteratorResult<Date>) => void) | undefined;
+  const finish = (): Promise<IteratorResult<Date>> => {
+    done = true;
+    clearTimeout(timer);
+    wake?.({ value: undefined, done: true });
+    return Promise.resolve({ value: undefined, done: true });
+  };
+  return {
+    next: () => {
+      if (done) return Promise.resolve({ value: undefined, done: true });
+      if (first) {
+        first = false;
+        return Promise.resolve({ value: new Date(), done: false });
+      }
+      return new Promise((resolve) => {
+        wake = resolve;
+        timer = setTimeout(() => resolve({ value: new Date(), done: false }), seconds * 1000);
+      });
+    },
+    return: finish,
+    throw: finish,
+    [Symbol.asyncIterator]() {
+      return this;
+    },
+  };
 }
 
 @Resolver()

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Logger } from '../core/logger';
 
@@ -34,6 +34,8 @@ function pidFilePort(pgDir: string): number | null {
 export async function startEmbedded(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
   const pgDir = join(dataDir, 'pg');
   mkdirSync(dataDir, { recursive: true });
+  // as root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory
+  if (process.getuid?.() === 0) chmodSync(dataDir, statSync(dataDir).mode | 0o711);
   const passwordFile = join(dataDir, 'pg-password');
   if (!existsSync(passwordFile)) writeFileSync(passwordFile, randomBytes(24).toString('hex'), { mode: 0o600 });
   const password = readFileSync(passwordFile, 'utf8').trim();

@@ -77,6 +77,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     hideSchemaDetailsFromClientErrors: config.production,
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
+    stopOnTerminationSignals: false, // main.ts owns signal handling (drain, then exit 0)
     validationRules: limitRules,
     formatError: (_formatted, error) => formatGraphQLError(error, { production: config.production, log }),
     plugins: [

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CreateApiKeyDocument, HeartbeatDocument, ViewerDocument } from './generated/graphql';
 import { gql, gqlOk, wsClient, wsSubscribe } from './helpers/client';
-import { cloneDatabase } from './helpers/db';
+import { cloneDatabase, sqlClient } from './helpers/db';
 import { freePort } from './helpers/ports';
 import { runCli, spawnServer } from './helpers/process';
 
@@ -77,7 +77,6 @@ describe('npm start with DATABASE_URL', () => {
     // a restart with the same settings creates nothing new: the database has organizations
     const again = await spawnServer(env);
     const [{ n }] = await (async () => {
-      const { sqlClient } = await import('./helpers/db');
       const c = await sqlClient(dbUrl);
       try {
         return (await c.query('SELECT count(*)::int AS n FROM organizations')).rows;

@@ -1,12 +1,37 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { IdempotencyKey } from '../core/idempotency.entity';
+import { canvasEntities, canvasResolvers } from './canvas';
+import { episodeEntities, episodeResolvers } from './episodes';
+import { factEntities, factResolvers } from './facts';
+import { feedbackEntities, feedbackResolvers } from './feedback';
+import { learningEntities, learningResolvers } from './learning';
+import { memoryEntities, memoryResolvers } from './memory';
 import { ApiKey } from './orgs/api-key.entity';
 import { Organization } from './orgs/organization.entity';
 import { OrgsResolver } from './orgs/orgs.resolver';
 import { HeartbeatResolver } from './system/heartbeat.resolver';
 
-/** Every entity the ORM knows; each module adds its own here. */
-export const entities: Function[] = [Organization, ApiKey, IdempotencyKey];
+/** Every entity the ORM knows; each module lists its own in its index.ts. */
+export const entities: Function[] = [
+  Organization,
+  ApiKey,
+  IdempotencyKey,
+  ...episodeEntities,
+  ...canvasEntities,
+  ...factEntities,
+  ...feedbackEntities,
+  ...learningEntities,
+  ...memoryEntities,
+];
 
-/** Every resolver of the schema; each module adds its own here. */
-export const resolvers: NonEmptyArray<Function> = [OrgsResolver, HeartbeatResolver];
+/** Every resolver of the schema; each module lists its own in its index.ts. */
+export const resolvers: NonEmptyArray<Function> = [
+  OrgsResolver,
+  HeartbeatResolver,
+  ...episodeResolvers,
+  ...canvasResolvers,
+  ...factResolvers,
+  ...feedbackResolvers,
+  ...learningResolvers,
+  ...memoryResolvers,
+];

@@ -3,7 +3,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execFileSync } from 'node:child_process';
-import type { TestProject } from 'vitest/node';
 import pg from 'pg';
 import { entities } from '../../src/modules';
 import { initOrm, migrate } from '../../src/db/orm';
@@ -22,7 +21,7 @@ declare module 'vitest' {
  * a template database with every migration applied, and hands test files its name: each file
  * clones it (`CREATE DATABASE ... TEMPLATE`) instead of migrating again.
  */
-export default async function setup(project: TestProject): Promise<() => Promise<void>> {
+export default async function setup(project: { provide(key: string, value: unknown): void }): Promise<() => Promise<void>> {
   // the lifecycle tests run the compiled server; code generation keeps typed operations current
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 

@@ -1,0 +1,18 @@
+import { Type } from '@mikro-orm/core';
+
+/** `double precision[]` <-> number[] (embeddings). The pg driver already parses float8[] to numbers. */
+export class FloatArrayType extends Type<number[] | null, number[] | null> {
+  override convertToDatabaseValue(value: number[] | null): number[] | null {
+    return value;
+  }
+
+  override convertToJSValue(value: number[] | string | null): number[] | null {
+    if (value === null || value === undefined) return null;
+    if (typeof value === 'string') return value.replace(/[{}]/g, '').split(',').filter(Boolean).map(Number);
+    return value.map(Number);
+  }
+
+  override getColumnType(): string {
+    return 'double precision[]';
+  }
+}

@@ -1,0 +1,77 @@
+import { Entity, Index, type Opt, Property } from '@mikro-orm/core';
+import { OrgOwned } from '../../db/base.entity';
+import { FloatArrayType } from '../../db/float-array.type';
+
+/**
+ * One unit of agent experience (SPEC 4.1). The counters and the feedback sum are changed only by
+ * atomic SQL in the transaction of the write that changes them; the backlinks (`episode_id` on
+ * canvas audits and feedback) are the truth.
+ */
+@Entity({ tableName: 'episodes' })
+@Index({ properties: ['orgId', 'createdAt', 'id'] })
+@Index({ properties: ['orgId', 'agentId', 'createdAt'] })
+@Index({ properties: ['orgId', 'agentId', 'sessionId', 'createdAt'] })
+@Index({ properties: ['orgId', 'sessionId'] })
+@Index({ properties: ['orgId', 'topic', 'createdAt'] })
+@Index({ properties: ['orgId', 'intent'] })
+@Index({ properties: ['orgId', 'accepted', 'createdAt'] })
+export class Episode extends OrgOwned {
+  @Property({ type: 'text' })
+  agentId!: string;
+
+  @Property({ type: 'text', nullable: true })
+  sessionId: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  title: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  task: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  intent: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  topic: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  blueprint: string | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  endedAt: Date | null = null;
+
+  @Property({ type: 'text[]', defaultRaw: `'{}'` })
+  executionIds: Opt<string[]> = [];
+
+  @Property({ type: 'jsonb', nullable: true })
+  generationConfig: Record<string, unknown> | null = null;
+
+  @Property({ type: 'jsonb', nullable: true })
+  metadata: Record<string, unknown> | null = null;
+
+  @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
+  embedding: number[] | null = null;
+
+  @Property({ type: 'integer', default: 0 })
+  canvasActionCount: Opt<number> = 0;
+
+  /** all linked feedback, scored or not */
+  @Property({ type: 'integer', default: 0 })
+  feedbackCount: Opt<number> = 0;
+
+  /** sum and count of the linked feedback that has a score: the aggregate is sum / count */
+  @Property({ type: 'double', default: 0 })
+  feedbackScoreSum: Opt<number> = 0;
+
+  @Property({ type: 'integer', default: 0 })
+  feedbackScoreCount: Opt<number> = 0;
+
+  @Property({ type: 'double', nullable: true })
+  overallScore: number | null = null;
+
+  @Property({ type: 'boolean', nullable: true })
+  accepted: boolean | null = null;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  updatedAt: Opt<Date> = new Date();
+}

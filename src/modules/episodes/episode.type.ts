@@ -1,0 +1,92 @@
+import { GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import type { Episode as EpisodeEntity } from './episode.entity';
+
+/**
+ * One unit of agent experience. Context lists (`segments`, `outputs`, `facts`, `canvasContext`,
+ * `feedbackContext`) and link lists are added by field resolvers of the modules that own them, and
+ * are batched per request.
+ */
+@ObjectType({ description: 'One unit of agent experience: what an agent did, with everything linked to it.' })
+export class Episode {
+  @Field(() => ID, { description: 'Server-generated id.' })
+  id!: string;
+
+  @Field({ description: 'The agent that recorded the episode.' })
+  agentId!: string;
+
+  @Field(() => String, { nullable: true, description: 'The conversation or run the episode belongs to.' })
+  sessionId!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Short title.' })
+  title!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The input question or request.' })
+  task!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'What the agent meant to do.' })
+  intent!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'Subject area, for diagnostics and similarity.' })
+  topic!: string | null;
+
+  @Field(() => String, { nullable: true, description: 'The blueprint or template the agent followed.' })
+  blueprint!: string | null;
+
+  @Field({ description: 'When the episode happened (the caller may give `occurredAt`).' })
+  createdAt!: Date;
+
+  @Field(() => Date, { nullable: true, description: 'When the episode ended, if known.' })
+  endedAt!: Date | null;
+
+  @Field(() => [String], { description: 'Execution ids of the runtime (e.g. workflow runs).' })
+  executionIds!: string[];
+
+  @Field(() => Int, { description: 'Number of canvas actions linked to the episode.' })
+  canvasActionCount!: number;
+
+  @Field(() => Int, { description: 'Number of feedback rows linked to the episode, scored or not.' })
+  feedbackCount!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Mean score (-1..1) of the linked feedback that has a score; null when none.' })
+  aggregateFeedbackScore!: number | null;
+
+  @Field(() => Float, { nullable: true, description: "A judge's overall score, 0..1." })
+  overallScore!: number | null;
+
+  @Field(() => Boolean, { nullable: true, description: 'The verdict: null until judged.' })
+  accepted!: boolean | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Model and generation settings (JSON object, <= 10 KB).' })
+  generationConfig!: Record<string, unknown> | null;
+
+  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form metadata (JSON object, <= 10 KB).' })
+  metadata!: Record<string, unknown> | null;
+
+  /** not exposed: used by field resolvers */
+  embedding!: number[] | null;
+
+  static from(e: EpisodeEntity): Episode {
+    return Object.assign(new Episode(), {
+      id: e.id,
+      agentId: e.agentId,
+      sessionId: e.sessionId,
+      title: e.title,
+      task: e.task,
+      intent: e.intent,
+      topic: e.topic,
+      blueprint: e.blueprint,
+      createdAt: e.createdAt,
+      endedAt: e.endedAt,
+      executionIds: e.executionIds ?? [],
+      canvasActionCount: e.canvasActionCount,
+      feedbackCount: e.feedbackCount,
+      aggregateFeedbackScore: e.feedbackScoreCount > 0 ? e.feedbackScoreSum / e.feedbackScoreCount : null,
+      overallScore: e.overallScore,
+      accepted: e.accepted,
+      generationConfig: e.generationConfig,
+      metadata: e.metadata,
+      embedding: e.embedding,
+    });
+  }
+}

@@ -1,0 +1,8 @@
+import { EpisodeDecayResolver } from './decay.resolver';
+import { EpisodeFact } from './episode-fact.entity';
+import { Episode } from './episode.entity';
+import { EpisodeOutput } from './output.entity';
+import { Segment } from './segment.entity';
+
+export const episodeEntities = [Episode, Segment, EpisodeOutput, EpisodeFact];
+export const episodeResolvers = [EpisodeDecayResolver];

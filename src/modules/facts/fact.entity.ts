@@ -1,0 +1,67 @@
+import { Entity, Index, type Opt, Property, Unique } from '@mikro-orm/core';
+import { OrgOwned } from '../../db/base.entity';
+import { FloatArrayType } from '../../db/float-array.type';
+
+/**
+ * A fact of a memory bank (SPEC 4.5). Mappings (seed 001) are facts in bank `mappings` with
+ * scope / key / value, unique per org, scope and key.
+ */
+@Entity({ tableName: 'facts' })
+@Index({ properties: ['orgId', 'createdAt', 'id'] })
+@Index({ properties: ['orgId', 'bankId', 'createdAt'] })
+@Unique({ properties: ['orgId', 'externalId'] })
+@Unique({
+  name: 'facts_mapping_unique',
+  expression: `create unique index "facts_mapping_unique" on "facts" ("org_id", "scope", "key") where "bank_id" = 'mappings'`,
+})
+export class Fact extends OrgOwned {
+  @Property({ type: 'text' })
+  bankId!: string;
+
+  @Property({ type: 'text', default: '' })
+  text: Opt<string> = '';
+
+  @Property({ type: 'text', nullable: true })
+  kind: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  externalId: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  scope: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  key: string | null = null;
+
+  @Property({ type: 'text', nullable: true })
+  value: string | null = null;
+
+  /** SUGGESTED CONFIRMED REJECTED */
+  @Property({ type: 'text', default: 'SUGGESTED' })
+  status: Opt<string> = 'SUGGESTED';
+
+  @Property({ type: 'double', default: 0.5 })
+  confidence: Opt<number> = 0.5;
+
+  @Property({ type: 'integer', default: 0 })
+  supportCount: Opt<number> = 0;
+
+  @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
+  embedding: number[] | null = null;
+
+  /** the global usefulness score as of `lastSignalAt` (read it decayed to now) */
+  @Property({ type: 'double', default: 0.5 })
+  usefulness: Opt<number> = 0.5;
+
+  @Property({ type: 'integer', default: 0 })
+  signalCount: Opt<number> = 0;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastSignalAt: Date | null = null;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastUsedAt: Date | null = null;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  updatedAt: Opt<Date> = new Date();
+}

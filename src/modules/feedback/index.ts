@@ -1,0 +1,4 @@
+import { Feedback } from './feedback.entity';
+
+export const feedbackEntities: Function[] = [Feedback];
+export const feedbackResolvers: Function[] = [];

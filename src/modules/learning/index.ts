@@ -1,0 +1,2 @@
+export const learningEntities: Function[] = [];
+export const learningResolvers: Function[] = [];

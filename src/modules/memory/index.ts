@@ -1,0 +1,2 @@
+export const memoryEntities: Function[] = [];
+export const memoryResolvers: Function[] = [];

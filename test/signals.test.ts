@@ -74,7 +74,7 @@ describe('submitSignals: seed 004 worked examples', () => {
     expect(r.submitSignals[1].usefulness).toBeCloseTo(0, 6);
     const stored = await em().execute<{ id: string; usefulness: number }[]>('SELECT id, usefulness FROM facts WHERE id IN (?, ?)', [up, down]);
     expect(Object.fromEntries(stored.map((x) => [x.id, x.usefulness]))).toEqual({ [up]: 1, [down]: 0 });
-    expect(r.submitSignals[2].usefulness).toBeCloseTo(0.9, 9);
+    expect(r.submitSignals[2].usefulness).toBeCloseTo(0.9, 6);
     expect(r.submitSignals.map((f) => f.signalCount)).toEqual([5, 7, 6]);
   });
 

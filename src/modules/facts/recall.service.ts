@@ -11,7 +11,7 @@ import { CONTEXT_MATCH_SQL, sqlCosine, sqlFinalScore, sqlSemanticFromCosine, sql
 
 const MAX_QUERY = 2000;
 
-interface Params {
+export interface Params {
   bankId: string;
   query: string;
   queryEmbedding: number[] | null;
@@ -23,7 +23,7 @@ interface Params {
   statuses: string[] | null;
 }
 
-function validate(input: RecallInput): Params {
+export function validateRecall(input: RecallInput): Params {
   text('input.bankId', input.bankId, 200, { required: true });
   text('input.query', input.query, MAX_QUERY, { required: true });
   if (input.kinds && input.kinds.length > 100) throw badInput('input.kinds', 'input.kinds must have at most 100 entries');
@@ -45,9 +45,9 @@ function validate(input: RecallInput): Params {
  * in PostgreSQL (read through the `(org_id, bank_id)` index), joined to its best matching query
  * context, and the top `limit` by final score come back. Bindings in order of the placeholders.
  */
-function rankingSql(p: Params): string {
+export function rankingSql(p: Params): string {
   const bothEmbedded = (col: string) => `q.qe IS NOT NULL AND ${col} IS NOT NULL`;
-  return `WITH q AS (SELECT ?::float8[] AS qe, ?::text AS qtext, ?::text AS qnorm, now() AS t),
+  return `WITH q AS (SELECT ?::float8[] AS qe, ?::text AS qtext, ?::text AS qnorm, ?::float8 AS w, ?::boolean AS boost, ?::float8 AS min_use, now() AS t),
     cand AS (
       SELECT ${FACT_COLUMNS},
         CASE WHEN ${bothEmbedded('f.embedding')} THEN ${sqlSemanticFromCosine(sqlCosine('f.embedding', 'q.qe'))}
@@ -67,24 +67,30 @@ function rankingSql(p: Params): string {
       SELECT cand.*, ctx.fact_id IS NOT NULL AS from_context,
         coalesce(${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'q.t')}, ${sqlUsefulnessAt('cand.usefulness', 'cand.last_signal_at', 'q.t')}) AS use
       FROM cand LEFT JOIN ctx ON ctx.fact_id = cand.id, q)
-    SELECT scored.*, ${sqlFinalScore('scored.semantic', 'scored.use', '?::float8', '?::boolean')} AS final
-    FROM scored WHERE scored.use >= ?::float8
+    SELECT scored.*, ${sqlFinalScore('scored.semantic', 'scored.use', 'q.w', 'q.boost')} AS final
+    FROM scored, q WHERE scored.use >= q.min_use
     ORDER BY final DESC, scored.id LIMIT ${p.limit}`;
 }
 
+/** The ranking statement and its bindings (exported for the EXPLAIN check in tests). */
+export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [string, unknown[]] {
+  const params: unknown[] = [qe ? `{${qe.join(',')}}` : null, p.query, normalizeQuery(p.query), p.weight, p.boost, p.minUsefulness, orgId, p.bankId];
+  if (p.kinds) params.push(pgArray(p.kinds));
+  if (p.statuses) params.push(pgArray(p.statuses));
+  params.push(orgId);
+  return [rankingSql(p), params];
+}
+
 export async function recall(em: EntityManager, orgId: string, input: RecallInput): Promise<RecalledFact[]> {
-  const p = validate(input);
+  const p = validateRecall(input);
   let qe = p.queryEmbedding;
   if (qe) {
     const dim = await orgDimension(em, orgId);
     if (dim !== null && dim !== qe.length) throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
     if (dim === null) qe = null; // no fact or query context has an embedding yet
   }
-  const params: unknown[] = [qe ? `{${qe.join(',')}}` : null, p.query, normalizeQuery(p.query), orgId, p.bankId];
-  if (p.kinds) params.push(pgArray(p.kinds));
-  if (p.statuses) params.push(pgArray(p.statuses));
-  params.push(orgId, p.weight, p.boost, p.minUsefulness);
-  const rows = await em.execute<(FactRow & { semantic: number; use: number; from_context: boolean; final: number })[]>(rankingSql(p), params);
+  const [sql, params] = rankingQuery(orgId, p, qe);
+  const rows = await em.execute<(FactRow & { semantic: number; use: number; from_context: boolean; final: number })[]>(sql, params);
   const now = new Date();
   return rows.map((r) => ({
     fact: factFromRow(r, now),

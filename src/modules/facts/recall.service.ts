@@ -48,33 +48,34 @@ export function validateRecall(input: RecallInput): Params {
 export function rankingSql(p: Params): string {
   const bothEmbedded = (col: string) => `q.qe IS NOT NULL AND ${col} IS NOT NULL`;
   return `WITH q AS (SELECT ?::float8[] AS qe, ?::text AS qtext, ?::text AS qnorm, ?::float8 AS w, ?::boolean AS boost, ?::float8 AS min_use, now() AS t),
-    cand AS (
-      SELECT ${FACT_COLUMNS},
-        CASE WHEN ${bothEmbedded('f.embedding')} THEN ${sqlSemanticFromCosine(sqlCosine('f.embedding', 'q.qe'))}
-             ELSE word_similarity(q.qtext, f.text)::float8 END AS semantic
-      FROM facts f, q
-      WHERE f.org_id = ? AND f.bank_id = ?${p.kinds ? ' AND f.kind = ANY(?::text[])' : ''}${p.statuses ? ' AND f.status = ANY(?::text[])' : ''}),
-    matched AS (
-      SELECT c.fact_id, c.usefulness, c.last_signal_at,
-        CASE WHEN ${bothEmbedded('c.query_embedding')} THEN ${sqlCosine('c.query_embedding', 'q.qe')}
-             WHEN c.normalized_query = q.qnorm THEN 1.0::float8 END AS sim
-      FROM fact_query_contexts c, q
-      WHERE c.org_id = ? AND c.fact_id IN (SELECT id FROM cand)),
     ctx AS (
-      SELECT DISTINCT ON (fact_id) fact_id, usefulness, last_signal_at FROM matched
-      WHERE sim >= ${CONTEXT_MATCH_SQL} ORDER BY fact_id, sim DESC, last_signal_at DESC NULLS LAST),
+      SELECT DISTINCT ON (m.fact_id) m.fact_id, m.usefulness, m.last_signal_at FROM (
+        SELECT c.fact_id, c.usefulness, c.last_signal_at,
+          CASE WHEN ${bothEmbedded('c.query_embedding')} THEN ${sqlCosine('c.query_embedding', 'q.qe')}
+               WHEN c.normalized_query = q.qnorm THEN 1.0::float8 END AS sim
+        FROM fact_query_contexts c JOIN facts cf ON cf.org_id = c.org_id AND cf.id = c.fact_id, q
+        WHERE c.org_id = ? AND cf.bank_id = ?) m
+      WHERE m.sim >= ${CONTEXT_MATCH_SQL} ORDER BY m.fact_id, m.sim DESC, m.last_signal_at DESC NULLS LAST),
     scored AS (
-      SELECT cand.*, ctx.fact_id IS NOT NULL AS from_context,
-        coalesce(${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'q.t')}, ${sqlUsefulnessAt('cand.usefulness', 'cand.last_signal_at', 'q.t')}) AS use
-      FROM cand LEFT JOIN ctx ON ctx.fact_id = cand.id, q)
-    SELECT scored.*, ${sqlFinalScore('scored.semantic', 'scored.use', 'q.w', 'q.boost')} AS final
-    FROM scored, q WHERE scored.use >= q.min_use
-    ORDER BY final DESC, scored.id LIMIT ${p.limit}`;
+      SELECT f.id,
+        CASE WHEN ${bothEmbedded('f.embedding')} THEN ${sqlSemanticFromCosine(sqlCosine('f.embedding', 'q.qe'))}
+             ELSE word_similarity(q.qtext, f.text)::float8 END AS semantic,
+        ctx.fact_id IS NOT NULL AS from_context,
+        coalesce(${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'q.t')}, ${sqlUsefulnessAt('f.usefulness', 'f.last_signal_at', 'q.t')}) AS use
+      FROM facts f CROSS JOIN q LEFT JOIN ctx ON ctx.fact_id = f.id
+      WHERE f.org_id = ? AND f.bank_id = ?${p.kinds ? ' AND f.kind = ANY(?::text[])' : ''}${p.statuses ? ' AND f.status = ANY(?::text[])' : ''}),
+    top AS (
+      SELECT scored.*, ${sqlFinalScore('scored.semantic', 'scored.use', 'q.w', 'q.boost')} AS final
+      FROM scored, q WHERE scored.use >= q.min_use
+      ORDER BY final DESC, scored.id LIMIT ${p.limit})
+    SELECT ${FACT_COLUMNS}, top.semantic, top.use, top.from_context, top.final
+    FROM top JOIN facts f ON f.org_id = ? AND f.id = top.id
+    ORDER BY top.final DESC, top.id`;
 }
 
 /** The ranking statement and its bindings (exported for the EXPLAIN check in tests). */
 export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [string, unknown[]] {
-  const params: unknown[] = [qe ? `{${qe.join(',')}}` : null, p.query, normalizeQuery(p.query), p.weight, p.boost, p.minUsefulness, orgId, p.bankId];
+  const params: unknown[] = [qe ? `{${qe.join(',')}}` : null, p.query, normalizeQuery(p.query), p.weight, p.boost, p.minUsefulness, orgId, p.bankId, orgId, p.bankId];
   if (p.kinds) params.push(pgArray(p.kinds));
   if (p.statuses) params.push(pgArray(p.statuses));
   params.push(orgId);

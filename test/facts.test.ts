@@ -3,6 +3,7 @@ import type { FactsQuery } from './generated/graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FactByIdDocument, FactsDocument, FailedFactsDocument, UpsertFactsDocument } from './generated/graphql';
 import { codeOf, fieldOf, gql, gqlOk } from './helpers/client';
+import { factsById } from '../src/modules/facts/facts.loaders';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -184,6 +185,19 @@ describe('failedFacts', () => {
     expect(fieldOf(await gql(s.url, FailedFactsDocument, { topN: 0 }, org.token))).toBe('topN');
     // org isolation: another org sees none of it
     expect((await gqlOk(s.url, FailedFactsDocument, {}, b.token)).failedFacts).toEqual([]);
+  });
+});
+
+describe('factsById loader (for other types that return facts)', () => {
+  it('loads any number of facts in one statement and hides other orgs', async () => {
+    const ids = (await gqlOk(s.url, UpsertFactsDocument, { inputs: Array.from({ length: 30 }, (_, i) => ({ bankId: 'loader', text: `l${i}` })) }, a.token)).upsertFacts.map((f) => f.id);
+    const [bId] = (await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'loader', text: 'b' }] }, b.token)).upsertFacts.map((f) => f.id);
+    const loader = factsById(em(), a.orgId);
+    s.sql.reset();
+    const got = await Promise.all([...ids, bId].map((id) => loader.load(id)));
+    expect(s.sql.count).toBe(1);
+    expect(got.slice(0, 30).map((f) => f?.text)).toEqual(ids.map((_, i) => `l${i}`));
+    expect(got[30]).toBeNull();
   });
 });
 

@@ -114,7 +114,10 @@ describe('recall: text relevance, filters and bad input', () => {
       { bankId: 'agent', text: 'Connection pooling is required', kind: 'rule' },
     ]);
     await em().execute(`UPDATE facts SET status = 'CONFIRMED' WHERE id = ?`, [rule]);
-    const r = await recall(org.token, { bankId: 'agent', query: 'connection pooling', limit: 3 });
+    // a stub (created from an unknown external id, no text yet) is not recalled
+    await em().execute(`INSERT INTO facts (id, org_id, bank_id, text, external_id) VALUES (gen_random_uuid(), ?, 'agent', '', 'FACT_stub')`, [org.orgId]);
+    const r = await recall(org.token, { bankId: 'agent', query: 'connection pooling', limit: 10 });
+    expect(r).toHaveLength(3);
     expect(r.map((x) => x.fact.id).slice(-1)).toEqual([sky]);
     const [expected] = await em().execute(`SELECT word_similarity('connection pooling', 'Use connection pooling for databases')::float8 AS w`);
     expect(r.find((x) => x.fact.id === pool)!.semanticScore).toBeCloseTo(expected.w, 6);

@@ -42,8 +42,8 @@ export function validateRecall(input: RecallInput): Params {
 
 /**
  * The recall ranking as one statement: every fact of the bank that passes the filters is scored
- * in PostgreSQL (read through the `(org_id, bank_id)` index), joined to its best matching query
- * context, and the top `limit` by final score come back. Bindings in order of the placeholders.
+ * in PostgreSQL (read through the `(org_id, bank_id)` index; stubs with empty text are left out),
+ * joined to its best matching query context, and the top `limit` by final score come back. Bindings in order of the placeholders.
  */
 export function rankingSql(p: Params): string {
   const bothEmbedded = (col: string) => `q.qe IS NOT NULL AND ${col} IS NOT NULL`;
@@ -63,7 +63,7 @@ export function rankingSql(p: Params): string {
         ctx.fact_id IS NOT NULL AS from_context,
         coalesce(${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'q.t')}, ${sqlUsefulnessAt('f.usefulness', 'f.last_signal_at', 'q.t')}) AS use
       FROM facts f CROSS JOIN q LEFT JOIN ctx ON ctx.fact_id = f.id
-      WHERE f.org_id = ? AND f.bank_id = ?${p.kinds ? ' AND f.kind = ANY(?::text[])' : ''}${p.statuses ? ' AND f.status = ANY(?::text[])' : ''}),
+      WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> ''${p.kinds ? ' AND f.kind = ANY(?::text[])' : ''}${p.statuses ? ' AND f.status = ANY(?::text[])' : ''}),
     top AS (
       SELECT scored.*, ${sqlFinalScore('scored.semantic', 'scored.use', 'q.w', 'q.boost')} AS final
       FROM scored, q WHERE scored.use >= q.min_use

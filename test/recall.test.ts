@@ -123,6 +123,8 @@ describe('recall: text relevance, filters and bad input', () => {
     expect(r.find((x) => x.fact.id === pool)!.semanticScore).toBeCloseTo(expected.w, 6);
     expect((await recall(org.token, { bankId: 'agent', query: 'connection pooling', kinds: ['rule'] })).map((x) => x.fact.id)).toEqual([rule]);
     expect((await recall(org.token, { bankId: 'agent', query: 'connection pooling', statuses: ['SUGGESTED'] })).map((x) => x.fact.id).sort()).toEqual([pool, sky].sort());
+    // an empty list filters nothing
+    expect(await recall(org.token, { bankId: 'agent', query: 'connection pooling', kinds: [], statuses: [] })).toHaveLength(3);
   });
 
   it('refuses bad input naming the field', async () => {

@@ -171,6 +171,23 @@ describe('submitSignals: concurrency', () => {
     const [log] = await em().execute('SELECT count(*)::int AS n FROM fact_signals WHERE fact_id = ?', [id]);
     expect(log.n).toBe(1000);
   });
+
+  it('batches over the same facts in different orders neither deadlock nor lose updates', async () => {
+    const ids = await newFacts(a.token, 5);
+    const batches = Array.from({ length: 12 }, (_, c) => {
+      const order = c % 2 ? [...ids].reverse() : [...ids.slice(c % 5), ...ids.slice(0, c % 5)];
+      return order.map((factId) => ({ factId, signalType: 'USED' as const, query: `client ${c % 3}`, confidence: 0.01 }));
+    });
+    const results = await Promise.all(batches.map((batch) => signal(a.token, batch)));
+    expect(results.every((r) => r.errors === undefined)).toBe(true);
+    const rows = await em().execute<{ usefulness: number; signal_count: number }[]>('SELECT usefulness, signal_count FROM facts WHERE id IN (?, ?, ?, ?, ?)', ids);
+    for (const row of rows) {
+      expect(row.signal_count).toBe(12);
+      expect(row.usefulness).toBeCloseTo(0.5 + 12 * 0.001, 6);
+    }
+    const [ctx] = await em().execute('SELECT count(*)::int AS n, sum(signal_count)::int AS s FROM fact_query_contexts WHERE fact_id = ?', [ids[0]]);
+    expect(ctx).toEqual({ n: 3, s: 12 });
+  });
 });
 
 describe('submitSignals: bad input', () => {

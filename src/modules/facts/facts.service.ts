@@ -36,7 +36,7 @@ export async function listFacts(em: EntityManager, orgId: string, filter: FactFi
   eq('kind', 'kind', filter?.kind);
   eq('external_id', 'externalId', filter?.externalId);
   eq('scope', 'scope', filter?.scope);
-  if (filter?.statuses) {
+  if (filter?.statuses?.length) {
     where.push('f.status = ANY(?::text[])');
     params.push(pgArray(filter.statuses));
   }

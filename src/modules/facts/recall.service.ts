@@ -35,8 +35,9 @@ export function validateRecall(input: RecallInput): Params {
     boost: input.boostByUsefulness ?? false,
     weight: numberIn('input.usefulnessWeight', input.usefulnessWeight, 0, 1) ?? 0.3,
     minUsefulness: numberIn('input.minUsefulness', input.minUsefulness, 0, 1) ?? 0,
-    kinds: input.kinds ?? null,
-    statuses: input.statuses ?? null,
+    // an empty list filters nothing, like an absent one
+    kinds: input.kinds?.length ? input.kinds : null,
+    statuses: input.statuses?.length ? input.statuses : null,
   };
 }
 
@@ -54,7 +55,10 @@ export function rankingSql(p: Params): string {
           CASE WHEN ${bothEmbedded('c.query_embedding')} THEN ${sqlCosine('c.query_embedding', 'q.qe')}
                WHEN c.normalized_query = q.qnorm THEN 1.0::float8 END AS sim
         FROM fact_query_contexts c JOIN facts cf ON cf.org_id = c.org_id AND cf.id = c.fact_id, q
-        WHERE c.org_id = ? AND cf.bank_id = ?) m
+        WHERE c.org_id = ? AND cf.bank_id = ?${
+          // without a query embedding only the same normalised text matches: read it through (org_id, normalized_query)
+          p.queryEmbedding ? '' : ' AND c.normalized_query = q.qnorm'
+        }) m
       WHERE m.sim >= ${CONTEXT_MATCH_SQL} ORDER BY m.fact_id, m.sim DESC, m.last_signal_at DESC NULLS LAST),
     scored AS (
       SELECT f.id,
@@ -79,7 +83,7 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [st
   if (p.kinds) params.push(pgArray(p.kinds));
   if (p.statuses) params.push(pgArray(p.statuses));
   params.push(orgId);
-  return [rankingSql(p), params];
+  return [rankingSql({ ...p, queryEmbedding: qe }), params];
 }
 
 export async function recall(em: EntityManager, orgId: string, input: RecallInput): Promise<RecalledFact[]> {

@@ -6,11 +6,12 @@ import { startTestServer, type TestServer } from './helpers/server';
 
 // Recall latency over a 100,000-fact bank (SPEC 4.5: banks stay in the tens of thousands).
 // Prints p50 / p99; timings are reported, never asserted. Opt in: RECALL_LATENCY=1 (it seeds
-// 100,000 facts with 64-dimension embeddings and runs 4 x RUNS recalls).
+// RECALL_LATENCY_FACTS (default 100,000) facts with 64-dimension embeddings and runs 4 x RUNS recalls).
 const RUNS = Number(process.env.RECALL_LATENCY_RUNS ?? 30);
 const DIM = 64;
+const FACTS = Number(process.env.RECALL_LATENCY_FACTS ?? 100_000);
 
-describe.runIf(process.env.RECALL_LATENCY)('recall latency over a 100,000-fact bank', () => {
+describe.runIf(process.env.RECALL_LATENCY)(`recall latency over a ${FACTS}-fact bank`, () => {
   let s: TestServer;
   let em: () => EntityManager;
   let org: { orgId: string; token: string };
@@ -24,7 +25,7 @@ describe.runIf(process.env.RECALL_LATENCY)('recall latency over a 100,000-fact b
        SELECT gen_random_uuid(), ?, 'agent-big',
               'fact ' || g || ' about ' || (ARRAY['databases','connection pooling','authentication','caching','rate limiting','indexes'])[1 + g % 6],
               ARRAY(SELECT random() - 0.5 + 0 * g FROM generate_series(1, ${DIM})), random(), now() - make_interval(days => g % 60), g % 7
-       FROM generate_series(1, 100000) g`,
+       FROM generate_series(1, ${FACTS}) g`,
       [org.orgId],
     );
     // query contexts for 5% of the facts, half of them under the question asked below
@@ -51,7 +52,7 @@ describe.runIf(process.env.RECALL_LATENCY)('recall latency over a 100,000-fact b
       last = (await gqlOk(s.url, RecallDocument, { input }, org.token)).recall;
       if (i >= 2) times.push(performance.now() - t0); // two warm-up runs
     }
-    process.stdout.write(`recall latency ${label}: p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms (${RUNS} runs, 100,000 facts)\n`);
+    process.stdout.write(`recall latency ${label}: p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms (${RUNS} runs, ${FACTS} facts)\n`);
     return last;
   }
 

@@ -21,9 +21,12 @@ export const sqlSignalWeight = (type: string) =>
 
 export const sqlSignalDelta = (type: string, confidence: string) => `(${sqlSignalWeight(type)} * ${confidence} * ${STEP}::float8)`;
 
-/** Cosine of two float8[] of the same length; 0 when either is all zeros. */
+/**
+ * Cosine of two float8[] of the same length; 0 when either is all zeros. The arrays are unnested
+ * in the select list (a ProjectSet, about twice as fast as `FROM unnest(a, b)`, which materialises).
+ */
 export const sqlCosine = (a: string, b: string) =>
-  `(SELECT CASE WHEN sum(x * x) = 0 OR sum(y * y) = 0 THEN 0.0::float8 ELSE sum(x * y) / sqrt(sum(x * x) * sum(y * y)) END FROM unnest(${a}, ${b}) AS u(x, y))`;
+  `(SELECT CASE WHEN sum(x * x) = 0 OR sum(y * y) = 0 THEN 0.0::float8 ELSE sum(x * y) / sqrt(sum(x * x) * sum(y * y)) END FROM (SELECT unnest(${a}) AS x, unnest(${b}) AS y) AS u)`;
 
 export const sqlSemanticFromCosine = (c: string) => `greatest(0.0::float8, ${c})`;
 

@@ -3,6 +3,71 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** Which facts to list; all conditions must hold. */
+export type FactFilter = {
+  /** Only facts of this memory bank. */
+  bankId?: string | null | undefined;
+  /** Only the fact with this external id. */
+  externalId?: string | null | undefined;
+  /** Only facts of this kind. */
+  kind?: string | null | undefined;
+  /** Only mappings of this scope. */
+  scope?: string | null | undefined;
+  /** Only facts in one of these states. */
+  statuses?: Array<FactStatus> | null | undefined;
+};
+
+/** A fact to create, or to update when a fact with its externalId exists. */
+export type FactInput = {
+  /** The memory bank (usually an agent id), 1..200 characters. */
+  bankId: string;
+  /** Embedding; its dimension must match the organization's other fact embeddings. Kept when omitted on an update. */
+  embedding?: Array<number> | null | undefined;
+  /** Your id for the fact (unique per organization); without it a new fact is created. */
+  externalId?: string | null | undefined;
+  /** Mappings: the key; kept when omitted on an update. */
+  key?: string | null | undefined;
+  /** Kind of fact; kept when omitted on an update. */
+  kind?: string | null | undefined;
+  /** Mappings: the scope; kept when omitted on an update. */
+  scope?: string | null | undefined;
+  /** The fact, 1 character to 8 KB. */
+  text: string;
+  /** Mappings: the value; kept when omitted on an update. */
+  value?: string | null | undefined;
+};
+
+/** Review state of a fact or mapping. */
+export type FactStatus =
+  /** Confirmed by an operator. */
+  | 'CONFIRMED'
+  /** Rejected by an operator. */
+  | 'REJECTED'
+  /** Proposed, not reviewed. */
+  | 'SUGGESTED';
+
+/** What to recall from a memory bank. */
+export type RecallInput = {
+  /** The memory bank to search. */
+  bankId: string;
+  /** Rank by a mix of relevance and usefulness. */
+  boostByUsefulness?: boolean;
+  /** Only facts of these kinds. */
+  kinds?: Array<string> | null | undefined;
+  /** How many facts to return, 1..100. */
+  limit?: number;
+  /** Leave out facts whose usefulness score is below this (0..1). */
+  minUsefulness?: number;
+  /** The question (non-empty). */
+  query: string;
+  /** Embedding of the query, for cosine similarity with fact embeddings and query contexts. */
+  queryEmbedding?: Array<number> | null | undefined;
+  /** Only facts in these states. */
+  statuses?: Array<FactStatus> | null | undefined;
+  /** Share of usefulness in the final score when boosting, 0..1. */
+  usefulnessWeight?: number;
+};
+
 /** What an API key may do. Every role may query; writes follow the role table of the README. */
 export type Role =
   /** Everything, including API keys, forgetting and purging. */
@@ -15,6 +80,88 @@ export type Role =
   | 'OPERATOR'
   /** Read only. */
   | 'VIEWER';
+
+/** How useful a recalled fact was for a query. */
+export type SignalInput = {
+  /** Confidence in the signal, 0..1. */
+  confidence?: number;
+  /** Why the signal was given (free text, kept in the signal log). */
+  context?: string | null | undefined;
+  /** The fact. */
+  factId: string | number;
+  /** The query the fact was recalled for (required, non-empty): the query context of the signal. */
+  query: string;
+  /** Embedding of the query; queries with cosine >= 0.85 share a query context. */
+  queryEmbedding?: Array<number> | null | undefined;
+  /** What happened with the fact. */
+  signalType: SignalType;
+};
+
+/** What the agent or user did with a recalled fact. */
+export type SignalType =
+  /** A user marked the fact helpful (+1.5). */
+  | 'HELPFUL'
+  /** The agent saw the fact but did not use it (-0.5). */
+  | 'IGNORED'
+  /** A user marked the fact not helpful (-1.0). */
+  | 'NOT_HELPFUL'
+  /** The agent referenced the fact in its response (+1.0). */
+  | 'USED';
+
+/** Where a recalled fact usefulness score came from. */
+export type UsefulnessSource =
+  /** No query context matched: the global score of the fact. */
+  | 'GLOBAL'
+  /** The score of a stored query context matching this query. */
+  | 'QUERY_CONTEXT';
+
+export type FactFieldsFragment = { id: string, bankId: string, text: string, kind: string | null, externalId: string | null, scope: string | null, key: string | null, value: string | null, status: FactStatus, confidence: number, supportCount: number, usefulness: number, signalCount: number, lastSignalAt: string | null, lastUsedAt: string | null, createdAt: string, updatedAt: string };
+
+export type FactByIdQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type FactByIdQuery = { fact: { id: string, bankId: string, text: string, kind: string | null, externalId: string | null, scope: string | null, key: string | null, value: string | null, status: FactStatus, confidence: number, supportCount: number, usefulness: number, signalCount: number, lastSignalAt: string | null, lastUsedAt: string | null, createdAt: string, updatedAt: string } | null };
+
+export type FactsQueryVariables = Exact<{
+  filter?: FactFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type FactsQuery = { facts: { edges: Array<{ cursor: string, node: { id: string, bankId: string, text: string, kind: string | null, externalId: string | null, scope: string | null, key: string | null, value: string | null, status: FactStatus, confidence: number, supportCount: number, usefulness: number, signalCount: number, lastSignalAt: string | null, lastUsedAt: string | null, createdAt: string, updatedAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type UpsertFactsMutationVariables = Exact<{
+  inputs: Array<FactInput> | FactInput;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type UpsertFactsMutation = { upsertFacts: Array<{ id: string, bankId: string, text: string, kind: string | null, externalId: string | null, scope: string | null, key: string | null, value: string | null, status: FactStatus, confidence: number, supportCount: number, usefulness: number, signalCount: number, lastSignalAt: string | null, lastUsedAt: string | null, createdAt: string, updatedAt: string }> };
+
+export type SubmitSignalsMutationVariables = Exact<{
+  signals: Array<SignalInput> | SignalInput;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type SubmitSignalsMutation = { submitSignals: Array<{ id: string, bankId: string, text: string, kind: string | null, externalId: string | null, scope: string | null, key: string | null, value: string | null, status: FactStatus, confidence: number, supportCount: number, usefulness: number, signalCount: number, lastSignalAt: string | null, lastUsedAt: string | null, createdAt: string, updatedAt: string }> };
+
+export type RecallQueryVariables = Exact<{
+  input: RecallInput;
+}>;
+
+
+export type RecallQuery = { recall: Array<{ semanticScore: number, usefulnessScore: number, usefulnessSource: UsefulnessSource, finalScore: number, fact: { id: string, text: string, usefulness: number } }> };
+
+export type FailedFactsQueryVariables = Exact<{
+  topN?: number | null | undefined;
+}>;
+
+
+export type FailedFactsQuery = { failedFacts: Array<{ rejectedEpisodeCount: number, fact: { id: string, externalId: string | null, text: string } }> };
 
 export type ViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -48,7 +195,13 @@ export type HeartbeatSubscriptionVariables = Exact<{
 
 export type HeartbeatSubscription = { heartbeat: string };
 
-
+export const FactFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FactFieldsFragment, unknown>;
+export const FactByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FactById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fact"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"FactFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FactByIdQuery, FactByIdQueryVariables>;
+export const FactsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Facts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FactFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"facts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"FactFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FactsQuery, FactsQueryVariables>;
+export const UpsertFactsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpsertFacts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"inputs"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FactInput"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"upsertFacts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"inputs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"inputs"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"FactFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<UpsertFactsMutation, UpsertFactsMutationVariables>;
+export const SubmitSignalsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"SubmitSignals"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"signals"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SignalInput"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"submitSignals"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"signals"},"value":{"kind":"Variable","name":{"kind":"Name","value":"signals"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"FactFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<SubmitSignalsMutation, SubmitSignalsMutationVariables>;
+export const RecallDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Recall"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RecallInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recall"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fact"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}}]}},{"kind":"Field","name":{"kind":"Name","value":"semanticScore"}},{"kind":"Field","name":{"kind":"Name","value":"usefulnessScore"}},{"kind":"Field","name":{"kind":"Name","value":"usefulnessSource"}},{"kind":"Field","name":{"kind":"Name","value":"finalScore"}}]}}]}}]} as unknown as DocumentNode<RecallQuery, RecallQueryVariables>;
+export const FailedFactsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FailedFacts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"topN"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"failedFacts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"topN"},"value":{"kind":"Variable","name":{"kind":"Name","value":"topN"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fact"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}}]}},{"kind":"Field","name":{"kind":"Name","value":"rejectedEpisodeCount"}}]}}]}}]} as unknown as DocumentNode<FailedFactsQuery, FailedFactsQueryVariables>;
 export const ViewerDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"viewer"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"orgId"}},{"kind":"Field","name":{"kind":"Name","value":"orgName"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"apiKeyId"}},{"kind":"Field","name":{"kind":"Name","value":"apiKeyName"}}]}}]}}]} as unknown as DocumentNode<ViewerQuery, ViewerQueryVariables>;
 export const ApiKeysDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"ApiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"apiKeys"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}}]} as unknown as DocumentNode<ApiKeysQuery, ApiKeysQueryVariables>;
 export const CreateApiKeyDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"CreateApiKey"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"name"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"role"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"Role"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"createApiKey"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"name"},"value":{"kind":"Variable","name":{"kind":"Name","value":"name"}}},{"kind":"Argument","name":{"kind":"Name","value":"role"},"value":{"kind":"Variable","name":{"kind":"Name","value":"role"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"token"}},{"kind":"Field","name":{"kind":"Name","value":"apiKey"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"name"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"tokenPrefix"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"revokedAt"}}]}}]}}]}}]} as unknown as DocumentNode<CreateApiKeyMutation, CreateApiKeyMutationVariables>;

@@ -1,0 +1,30 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput } from '../../core/errors';
+
+export interface DimensionUse {
+  /** the input path of the embedding, e.g. `inputs.3.embedding` */
+  field: string;
+  length: number;
+}
+
+/** The organization's embedding dimension, null until the first embedding. */
+export async function orgDimension(em: EntityManager, orgId: string): Promise<number | null> {
+  const rows = await em.execute<{ dimension: number }[]>('SELECT dimension FROM fact_embedding_dimensions WHERE org_id = ?', [orgId]);
+  return rows.length ? Number(rows[0].dimension) : null;
+}
+
+/**
+ * Checks that every embedding has the organization's dimension; the first embedding an
+ * organization ever sends fixes it. Runs inside the write's transaction (a refused write rolls
+ * the claim back). A mismatch is BAD_USER_INPUT naming the first offending embedding.
+ */
+export async function checkDimensions(tx: EntityManager, orgId: string, uses: DimensionUse[]): Promise<void> {
+  if (uses.length === 0) return;
+  await tx.execute('INSERT INTO fact_embedding_dimensions (org_id, dimension, created_at) VALUES (?, ?, now()) ON CONFLICT (org_id) DO NOTHING', [
+    orgId,
+    uses[0].length,
+  ]);
+  const dim = await orgDimension(tx, orgId);
+  const bad = uses.find((u) => u.length !== dim);
+  if (bad) throw badInput(bad.field, `${bad.field} must have ${dim} numbers, the embedding dimension of this organization (got ${bad.length})`);
+}

@@ -1,0 +1,84 @@
+import { Entity, Index, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { OrgOwned } from '../../db/base.entity';
+import { FloatArrayType } from '../../db/float-array.type';
+
+/**
+ * The usefulness score of one fact for one kind of question (seed 004 query-context scoring).
+ * Written only while the fact row is locked, so contexts of a fact never race.
+ */
+@Entity({ tableName: 'fact_query_contexts' })
+@Index({ properties: ['orgId', 'factId'] })
+@Index({ properties: ['orgId', 'normalizedQuery'] })
+export class FactQueryContext extends OrgOwned {
+  @Property({ type: 'uuid' })
+  factId!: string;
+
+  /** the query as first seen */
+  @Property({ type: 'text' })
+  query!: string;
+
+  /** lower case, punctuation and extra spaces removed */
+  @Property({ type: 'text' })
+  normalizedQuery!: string;
+
+  @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
+  queryEmbedding: number[] | null = null;
+
+  /** as of `lastSignalAt` (read it decayed to now) */
+  @Property({ type: 'double', default: 0.5 })
+  usefulness: Opt<number> = 0.5;
+
+  @Property({ type: 'integer', default: 0 })
+  signalCount: Opt<number> = 0;
+
+  @Property({ type: 'timestamptz', nullable: true })
+  lastSignalAt: Date | null = null;
+}
+
+/** One usefulness signal as given (append-only log). */
+@Entity({ tableName: 'fact_signals' })
+@Index({ properties: ['orgId', 'factId', 'createdAt'] })
+@Index({ properties: ['orgId', 'createdAt'] })
+export class FactSignal extends OrgOwned {
+  @Property({ type: 'uuid' })
+  factId!: string;
+
+  /** the query context the signal updated */
+  @Property({ type: 'uuid' })
+  contextId!: string;
+
+  /** USED IGNORED HELPFUL NOT_HELPFUL */
+  @Property({ type: 'text' })
+  signalType!: string;
+
+  @Property({ type: 'double' })
+  confidence!: number;
+
+  /** weight * confidence * 0.1 */
+  @Property({ type: 'double' })
+  delta!: number;
+
+  @Property({ type: 'text' })
+  query!: string;
+
+  /** why the signal was given (free text) */
+  @Property({ type: 'text', nullable: true })
+  context: string | null = null;
+
+  /** the API key that sent it */
+  @Property({ type: 'uuid', nullable: true })
+  actorId: string | null = null;
+}
+
+/** The embedding dimension of an organization's facts and queries, fixed by the first embedding. */
+@Entity({ tableName: 'fact_embedding_dimensions' })
+export class FactEmbeddingDimension {
+  @PrimaryKey({ type: 'uuid' })
+  orgId!: string;
+
+  @Property({ type: 'integer' })
+  dimension!: number;
+
+  @Property({ type: 'timestamptz', defaultRaw: 'now()' })
+  createdAt: Opt<Date> = new Date();
+}

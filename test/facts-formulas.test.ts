@@ -1,0 +1,127 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import {
+  applySignal,
+  clamp01,
+  contextMatches,
+  cosine,
+  decayTowardNeutral,
+  finalScore,
+  normalizeQuery,
+  semanticFromCosine,
+  signalDelta,
+  usefulnessAt,
+} from '../src/modules/facts/usefulness';
+import { sqlApplySignal, sqlClamp01, sqlCosine, sqlDecay, sqlFinalScore, sqlSemanticFromCosine, sqlSignalDelta, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
+import { startTestServer, type TestServer } from './helpers/server';
+
+describe('usefulness formulas (seed 004)', () => {
+  it('gives the per-signal effects of the seed table', () => {
+    expect(signalDelta('USED')).toBeCloseTo(0.1, 12);
+    expect(signalDelta('IGNORED')).toBeCloseTo(-0.05, 12);
+    expect(signalDelta('HELPFUL')).toBeCloseTo(0.15, 12);
+    expect(signalDelta('NOT_HELPFUL')).toBeCloseTo(-0.1, 12);
+    expect(signalDelta('IGNORED', 0.5)).toBeCloseTo(-0.025, 12);
+  });
+
+  it('clamps to [0, 1]', () => {
+    expect(clamp01(1.2)).toBe(1);
+    expect(clamp01(-0.1)).toBe(0);
+    expect(clamp01(0.4)).toBe(0.4);
+    expect(applySignal(0.95, 0, signalDelta('HELPFUL'))).toBe(1);
+    expect(applySignal(0.05, 0, signalDelta('NOT_HELPFUL'))).toBe(0);
+  });
+
+  it('decays 5% per week toward 0.5', () => {
+    expect(decayTowardNeutral(0.9, 7)).toBeCloseTo(0.5 + 0.4 * 0.95, 12);
+    expect(decayTowardNeutral(0.9, 28)).toBeCloseTo(0.5 + 0.4 * 0.95 ** 4, 12);
+    expect(decayTowardNeutral(0.1, 28)).toBeCloseTo(0.5 - 0.4 * 0.95 ** 4, 12);
+    expect(decayTowardNeutral(0.9, 0)).toBe(0.9);
+    expect(decayTowardNeutral(0.9, -3)).toBe(0.9);
+    const now = new Date('2026-11-22T00:00:00Z');
+    expect(usefulnessAt(0.9, new Date('2026-10-25T00:00:00Z'), now)).toBeCloseTo(0.5 + 0.4 * 0.95 ** 4, 12);
+    expect(usefulnessAt(0.9, null, now)).toBe(0.9);
+  });
+
+  it('ranks the seed boosting table: A (0.80, 0.90) above B (0.90, 0.30) with weight 0.3', () => {
+    expect(finalScore(0.8, 0.9, 0.3, true)).toBeCloseTo(0.83, 12);
+    expect(finalScore(0.9, 0.3, 0.3, true)).toBeCloseTo(0.72, 12);
+    expect(finalScore(0.9, 0.3, 0.3, false)).toBe(0.9);
+  });
+
+  it('normalises queries and matches contexts by embedding cosine >= 0.85, else by text', () => {
+    expect(normalizeQuery('  Database   Performance?! ')).toBe('database performance');
+    expect(normalizeQuery("Who's the CEO?")).toBe('whos the ceo');
+    expect(cosine([1, 0], [0, 1])).toBe(0);
+    expect(cosine([1, 2], [2, 4])).toBeCloseTo(1, 12);
+    expect(cosine([0, 0], [1, 1])).toBe(0);
+    expect(semanticFromCosine(-0.4)).toBe(0);
+    const text = { normalizedQuery: 'who is the ceo', queryEmbedding: null };
+    expect(contextMatches(text, { normalizedQuery: 'who is the ceo', queryEmbedding: [1, 0] })).toBe(1);
+    expect(contextMatches(text, { normalizedQuery: 'who leads', queryEmbedding: null })).toBeNull();
+    const emb = { normalizedQuery: 'who is the ceo', queryEmbedding: [1, 0] };
+    expect(contextMatches(emb, { normalizedQuery: 'chief executive', queryEmbedding: [0.9, Math.sqrt(0.19)] })).toBeCloseTo(0.9, 12);
+    expect(contextMatches(emb, { normalizedQuery: 'who is the ceo', queryEmbedding: [0.8, 0.6] })).toBeNull();
+  });
+});
+
+describe('the SQL formulas agree with the TypeScript ones', () => {
+  let s: TestServer;
+  let em: EntityManager;
+  beforeAll(async () => {
+    s = await startTestServer();
+    em = s.app.db.orm.em.fork();
+  });
+  afterAll(() => s?.close());
+
+  it('on a grid of scores, ages, deltas, weights and vectors', async () => {
+    const scores = [0, 0.05, 0.3, 0.5, 0.72, 0.95, 1];
+    const days = [0, 0.5, 3, 7, 28, 365];
+    const kinds = ['USED', 'IGNORED', 'HELPFUL', 'NOT_HELPFUL'] as const;
+    const confidences = [0, 0.3, 1];
+    const grid = scores.flatMap((score) => days.flatMap((d) => kinds.flatMap((kind) => confidences.map((c) => ({ score, d, kind, c }))))).map((g, n) => ({ ...g, n }));
+    const rows = await em.execute<{ decay: number; apply: number; clamp: number; delta: number; at: number }[]>(
+      `SELECT ${sqlDecay('g.score', 'g.d')} AS decay,
+              ${sqlApplySignal('g.score', 'g.d', sqlSignalDelta('g.kind', 'g.c'))} AS apply,
+              ${sqlClamp01('g.score * 3 - 1')} AS clamp,
+              ${sqlSignalDelta('g.kind', 'g.c')} AS delta,
+              ${sqlUsefulnessAt('g.score', "('2026-11-22T00:00:00Z'::timestamptz - make_interval(secs => g.d * 86400))", "'2026-11-22T00:00:00Z'::timestamptz")} AS at
+       FROM jsonb_to_recordset(?::jsonb) AS g(score float8, d float8, kind text, c float8, n int) ORDER BY n`,
+      [JSON.stringify(grid)],
+    );
+    expect(rows).toHaveLength(grid.length);
+    grid.forEach((g, i) => {
+      expect(rows[i].decay).toBeCloseTo(decayTowardNeutral(g.score, g.d), 9);
+      expect(rows[i].apply).toBeCloseTo(applySignal(g.score, g.d, signalDelta(g.kind, g.c)), 9);
+      expect(rows[i].clamp).toBeCloseTo(clamp01(g.score * 3 - 1), 12);
+      expect(rows[i].delta).toBeCloseTo(signalDelta(g.kind, g.c), 12);
+      expect(rows[i].at).toBeCloseTo(usefulnessAt(g.score, new Date(Date.parse('2026-11-22T00:00:00Z') - g.d * 86_400_000), new Date('2026-11-22T00:00:00Z')), 9);
+    });
+
+    const vectors = [
+      [[1, 0], [0, 1]],
+      [[1, 2, 3], [3, 2, 1]],
+      [[0.8, 0.6], [1, 0]],
+      [[-1, 0.2], [1, 0.1]],
+      [[0, 0], [1, 1]],
+      [[0.3, -0.7, 0.2, 0.9], [0.31, -0.69, 0.25, 0.88]],
+    ];
+    const weights = [0, 0.3, 0.75, 1];
+    const pairs = vectors.flatMap(([a, b]) => weights.map((w) => ({ a, b, w, u: 0.6 }))).map((p, n) => ({ ...p, n }));
+    const vrows = await em.execute<{ cos: number; sem: number; boosted: number; plain: number }[]>(
+      `SELECT ${sqlCosine('p.a', 'p.b')} AS cos, ${sqlSemanticFromCosine(sqlCosine('p.a', 'p.b'))} AS sem,
+              ${sqlFinalScore(sqlSemanticFromCosine(sqlCosine('p.a', 'p.b')), 'p.u', 'p.w', 'true')} AS boosted,
+              ${sqlFinalScore(sqlSemanticFromCosine(sqlCosine('p.a', 'p.b')), 'p.u', 'p.w', 'false')} AS plain
+       FROM (SELECT ARRAY(SELECT jsonb_array_elements_text(x.a)::float8) AS a, ARRAY(SELECT jsonb_array_elements_text(x.b)::float8) AS b, x.w, x.u, x.n
+             FROM jsonb_to_recordset(?::jsonb) AS x(a jsonb, b jsonb, w float8, u float8, n int)) p ORDER BY p.n`,
+      [JSON.stringify(pairs)],
+    );
+    pairs.forEach((p, i) => {
+      const c = cosine(p.a, p.b);
+      expect(vrows[i].cos).toBeCloseTo(c, 12);
+      expect(vrows[i].sem).toBeCloseTo(semanticFromCosine(c), 12);
+      expect(vrows[i].boosted).toBeCloseTo(finalScore(semanticFromCosine(c), p.u, p.w, true), 12);
+      expect(vrows[i].plain).toBeCloseTo(finalScore(semanticFromCosine(c), p.u, p.w, false), 12);
+    });
+  });
+});

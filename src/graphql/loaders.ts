@@ -7,8 +7,12 @@ export type LoaderFactory<T> = (em: EntityManager, orgId: string) => T;
  * The per-request set of loaders. Modules declare their loaders as factories; the first use in a
  * request creates the loader, so a request only pays for the loaders it touches.
  */
+/** A loader that depends on field arguments (a filter, a limit): one loader per distinct argument set. */
+export type KeyedLoaderFactory<A, T> = (em: EntityManager, orgId: string, args: A) => T;
+
 export class Loaders {
   private readonly made = new Map<LoaderFactory<unknown>, unknown>();
+  private readonly keyed = new Map<KeyedLoaderFactory<never, unknown>, Map<string, unknown>>();
 
   constructor(
     private readonly em: EntityManager,
@@ -20,6 +24,22 @@ export class Loaders {
     if (loader === undefined) {
       loader = factory(this.em, this.orgId);
       this.made.set(factory, loader);
+    }
+    return loader;
+  }
+
+  /** The loader of `factory` for these arguments (episodes selecting the same arguments share it). */
+  getFor<A, T>(factory: KeyedLoaderFactory<A, T>, args: A): T {
+    let byArgs = this.keyed.get(factory as KeyedLoaderFactory<never, unknown>);
+    if (!byArgs) {
+      byArgs = new Map();
+      this.keyed.set(factory as KeyedLoaderFactory<never, unknown>, byArgs);
+    }
+    const key = JSON.stringify(args ?? null);
+    let loader = byArgs.get(key) as T | undefined;
+    if (loader === undefined) {
+      loader = factory(this.em, this.orgId, args);
+      byArgs.set(key, loader);
     }
     return loader;
   }

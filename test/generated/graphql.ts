@@ -3,6 +3,51 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@graphql-typed-document-node/core';
+/** What happened on a canvas. */
+export type CanvasAction =
+  /** The user closed it. */
+  | 'CLOSE'
+  /** Something on it was run. */
+  | 'EXECUTE'
+  /** The canvas was shown. */
+  | 'PRESENT'
+  /** The user submitted it. */
+  | 'SUBMIT'
+  /** Its content changed. */
+  | 'UPDATE';
+
+/** Which episodes to list. All conditions must hold. */
+export type EpisodeFilter = {
+  /** Only judged accepted (true) or rejected (false). */
+  accepted?: boolean | null | undefined;
+  /** Only this agent. */
+  agentId?: string | null | undefined;
+  /** With at least one canvas action of this kind (and of `canvasType`, when given). */
+  canvasAction?: CanvasAction | null | undefined;
+  /** With at least one canvas action of this canvas type. */
+  canvasType?: string | null | undefined;
+  /** Created at or after this time. */
+  createdAfter?: string | null | undefined;
+  /** Created before this time. */
+  createdBefore?: string | null | undefined;
+  /** That used this fact. */
+  factId?: string | number | null | undefined;
+  /** With (true) or without (false) canvas actions. */
+  hasCanvas?: boolean | null | undefined;
+  /** Only this intent. */
+  intent?: string | null | undefined;
+  /** Aggregate feedback score at most this (episodes without scored feedback are left out). */
+  maxFeedbackScore?: number | null | undefined;
+  /** Aggregate feedback score at least this (episodes without scored feedback are left out). */
+  minFeedbackScore?: number | null | undefined;
+  /** Only this session. */
+  sessionId?: string | null | undefined;
+  /** Created within this range back from now: "24h", "7d", "4w". */
+  timeRange?: string | null | undefined;
+  /** Only this topic. */
+  topic?: string | null | undefined;
+};
+
 /** Which facts to list; all conditions must hold. */
 export type FactFilter = {
   /** Only facts of this memory bank. */
@@ -46,6 +91,20 @@ export type FactStatus =
   /** Proposed, not reviewed. */
   | 'SUGGESTED';
 
+/** Something an episode produced. */
+export type OutputInput = {
+  /** The output itself (any JSON, <= 64 KB). */
+  content: unknown;
+  /** Difficulty label. */
+  difficulty?: string | null | undefined;
+  /** Kind of output, e.g. "mcq". */
+  kind: string;
+  /** Quality 0..1. */
+  qualityScore?: number | null | undefined;
+  /** How many times it was regenerated (>= 0, default 0). */
+  regenerationRound?: number | null | undefined;
+};
+
 /** What to recall from a memory bank. */
 export type RecallInput = {
   /** The memory bank to search. */
@@ -68,6 +127,50 @@ export type RecallInput = {
   usefulnessWeight?: number;
 };
 
+/** A new episode with what it holds from the start. */
+export type RecordEpisodeInput = {
+  /** Importers: a verdict recorded with the episode (no JUDGEMENT feedback is written). */
+  accepted?: boolean | null | undefined;
+  /** The agent that did it (<= 200 characters). */
+  agentId: string;
+  /** Blueprint or template followed (<= 2,000 characters). */
+  blueprint?: string | null | undefined;
+  /** Embedding of the episode (any dimension, the same within an organization). */
+  embedding?: Array<number> | null | undefined;
+  /** When the episode ended. */
+  endedAt?: string | null | undefined;
+  /** Execution ids of the runtime (<= 100). */
+  executionIds?: Array<string> | null | undefined;
+  /** Facts used, by external id; unknown ones become stub facts in the bank of the agent (<= 500). */
+  factExternalIds?: Array<string> | null | undefined;
+  /** Facts used, by id (<= 500). */
+  factIds?: Array<string | number> | null | undefined;
+  /** Model and generation settings (JSON object, <= 10 KB). */
+  generationConfig?: Record<string, unknown> | null | undefined;
+  /** Repeat-safe key (<= 128 characters): a repeat within 24 h returns the first result. */
+  idempotencyKey?: string | null | undefined;
+  /** What the agent meant to do (<= 200 characters). */
+  intent?: string | null | undefined;
+  /** Free-form metadata (JSON object, <= 10 KB). */
+  metadata?: Record<string, unknown> | null | undefined;
+  /** When it happened (importers; at most 5 minutes in the future); default now. */
+  occurredAt?: string | null | undefined;
+  /** What the episode produced (<= 100). */
+  outputs?: Array<OutputInput> | null | undefined;
+  /** Importers: overall score 0..1. */
+  overallScore?: number | null | undefined;
+  /** Initial turns (<= 1,000), numbered from 1. */
+  segments?: Array<SegmentInput> | null | undefined;
+  /** Conversation or run; same-session canvas actions and feedback without an episode are linked to this one. */
+  sessionId?: string | null | undefined;
+  /** The input question or request (<= 20,000 characters). */
+  task?: string | null | undefined;
+  /** Short title (<= 500 characters). */
+  title?: string | null | undefined;
+  /** Subject area (<= 200 characters). */
+  topic?: string | null | undefined;
+};
+
 /** What an API key may do. Every role may query; writes follow the role table of the README. */
 export type Role =
   /** Everything, including API keys, forgetting and purging. */
@@ -80,6 +183,18 @@ export type Role =
   | 'OPERATOR'
   /** Read only. */
   | 'VIEWER';
+
+/** One turn of an episode. */
+export type SegmentInput = {
+  /** What was said or done (<= 100,000 characters). */
+  content: string;
+  /** When the turn happened (importers); default the episode time or now. */
+  occurredAt?: string | null | undefined;
+  /** user, assistant, system, tool or event. */
+  role: string;
+  /** Tokens of the content; default ceil(characters / 4). */
+  tokenEstimate?: number | null | undefined;
+};
 
 /** How useful a recalled fact was for a query. */
 export type SignalInput = {
@@ -114,6 +229,47 @@ export type UsefulnessSource =
   | 'GLOBAL'
   /** The score of a stored query context matching this query. */
   | 'QUERY_CONTEXT';
+
+export type EpisodeFieldsFragment = { id: string, agentId: string, sessionId: string | null, title: string | null, task: string | null, intent: string | null, topic: string | null, createdAt: string, executionIds: Array<string>, canvasActionCount: number, feedbackCount: number, aggregateFeedbackScore: number | null, overallScore: number | null, accepted: boolean | null, decayScore: number, metadata: Record<string, unknown> | null };
+
+export type RecordEpisodeMutationVariables = Exact<{
+  input: RecordEpisodeInput;
+}>;
+
+
+export type RecordEpisodeMutation = { recordEpisode: { id: string, agentId: string, sessionId: string | null, title: string | null, task: string | null, intent: string | null, topic: string | null, createdAt: string, executionIds: Array<string>, canvasActionCount: number, feedbackCount: number, aggregateFeedbackScore: number | null, overallScore: number | null, accepted: boolean | null, decayScore: number, metadata: Record<string, unknown> | null, segments: Array<{ seq: number, role: string, content: string, tokenEstimate: number }>, outputs: Array<{ id: string, kind: string, content: unknown, qualityScore: number | null, regenerationRound: number }>, facts: Array<{ id: string, externalId: string | null, bankId: string, text: string }> } };
+
+export type AppendSegmentsMutationVariables = Exact<{
+  episodeId: string | number;
+  segments: Array<SegmentInput> | SegmentInput;
+  idempotencyKey?: string | null | undefined;
+}>;
+
+
+export type AppendSegmentsMutation = { appendSegments: { id: string, segments: Array<{ seq: number, content: string }> } };
+
+export type LinkSessionRecordsMutationVariables = Exact<{
+  episodeId: string | number;
+}>;
+
+
+export type LinkSessionRecordsMutation = { linkSessionRecords: { id: string, agentId: string, sessionId: string | null, title: string | null, task: string | null, intent: string | null, topic: string | null, createdAt: string, executionIds: Array<string>, canvasActionCount: number, feedbackCount: number, aggregateFeedbackScore: number | null, overallScore: number | null, accepted: boolean | null, decayScore: number, metadata: Record<string, unknown> | null } };
+
+export type EpisodeQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EpisodeQuery = { episode: { id: string, agentId: string, sessionId: string | null, title: string | null, task: string | null, intent: string | null, topic: string | null, createdAt: string, executionIds: Array<string>, canvasActionCount: number, feedbackCount: number, aggregateFeedbackScore: number | null, overallScore: number | null, accepted: boolean | null, decayScore: number, metadata: Record<string, unknown> | null, segments: Array<{ seq: number, content: string }> } | null };
+
+export type EpisodesQueryVariables = Exact<{
+  filter?: EpisodeFilter | null | undefined;
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type EpisodesQuery = { episodes: { edges: Array<{ cursor: string, node: { id: string, agentId: string, topic: string | null, createdAt: string } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
 
 export type FactFieldsFragment = { id: string, bankId: string, text: string, kind: string | null, externalId: string | null, scope: string | null, key: string | null, value: string | null, status: FactStatus, confidence: number, supportCount: number, usefulness: number, signalCount: number, lastSignalAt: string | null, lastUsedAt: string | null, createdAt: string, updatedAt: string };
 
@@ -195,7 +351,13 @@ export type HeartbeatSubscriptionVariables = Exact<{
 
 export type HeartbeatSubscription = { heartbeat: string };
 
+export const EpisodeFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EpisodeFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Episode"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"agentId"}},{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"task"}},{"kind":"Field","name":{"kind":"Name","value":"intent"}},{"kind":"Field","name":{"kind":"Name","value":"topic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"executionIds"}},{"kind":"Field","name":{"kind":"Name","value":"canvasActionCount"}},{"kind":"Field","name":{"kind":"Name","value":"feedbackCount"}},{"kind":"Field","name":{"kind":"Name","value":"aggregateFeedbackScore"}},{"kind":"Field","name":{"kind":"Name","value":"overallScore"}},{"kind":"Field","name":{"kind":"Name","value":"accepted"}},{"kind":"Field","name":{"kind":"Name","value":"decayScore"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}}]} as unknown as DocumentNode<EpisodeFieldsFragment, unknown>;
 export const FactFieldsFragmentDoc = {"kind":"Document","definitions":[{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FactFieldsFragment, unknown>;
+export const RecordEpisodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"RecordEpisode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"input"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"RecordEpisodeInput"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"recordEpisode"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"input"},"value":{"kind":"Variable","name":{"kind":"Name","value":"input"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"EpisodeFields"}},{"kind":"Field","name":{"kind":"Name","value":"segments"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"role"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"tokenEstimate"}}]}},{"kind":"Field","name":{"kind":"Name","value":"outputs"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"content"}},{"kind":"Field","name":{"kind":"Name","value":"qualityScore"}},{"kind":"Field","name":{"kind":"Name","value":"regenerationRound"}}]}},{"kind":"Field","name":{"kind":"Name","value":"facts"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EpisodeFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Episode"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"agentId"}},{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"task"}},{"kind":"Field","name":{"kind":"Name","value":"intent"}},{"kind":"Field","name":{"kind":"Name","value":"topic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"executionIds"}},{"kind":"Field","name":{"kind":"Name","value":"canvasActionCount"}},{"kind":"Field","name":{"kind":"Name","value":"feedbackCount"}},{"kind":"Field","name":{"kind":"Name","value":"aggregateFeedbackScore"}},{"kind":"Field","name":{"kind":"Name","value":"overallScore"}},{"kind":"Field","name":{"kind":"Name","value":"accepted"}},{"kind":"Field","name":{"kind":"Name","value":"decayScore"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}}]} as unknown as DocumentNode<RecordEpisodeMutation, RecordEpisodeMutationVariables>;
+export const AppendSegmentsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"AppendSegments"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"episodeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"segments"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"SegmentInput"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"appendSegments"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"episodeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"episodeId"}}},{"kind":"Argument","name":{"kind":"Name","value":"segments"},"value":{"kind":"Variable","name":{"kind":"Name","value":"segments"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"segments"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]}}]} as unknown as DocumentNode<AppendSegmentsMutation, AppendSegmentsMutationVariables>;
+export const LinkSessionRecordsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"LinkSessionRecords"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"episodeId"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"linkSessionRecords"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"episodeId"},"value":{"kind":"Variable","name":{"kind":"Name","value":"episodeId"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"EpisodeFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EpisodeFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Episode"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"agentId"}},{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"task"}},{"kind":"Field","name":{"kind":"Name","value":"intent"}},{"kind":"Field","name":{"kind":"Name","value":"topic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"executionIds"}},{"kind":"Field","name":{"kind":"Name","value":"canvasActionCount"}},{"kind":"Field","name":{"kind":"Name","value":"feedbackCount"}},{"kind":"Field","name":{"kind":"Name","value":"aggregateFeedbackScore"}},{"kind":"Field","name":{"kind":"Name","value":"overallScore"}},{"kind":"Field","name":{"kind":"Name","value":"accepted"}},{"kind":"Field","name":{"kind":"Name","value":"decayScore"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}}]} as unknown as DocumentNode<LinkSessionRecordsMutation, LinkSessionRecordsMutationVariables>;
+export const EpisodeDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Episode"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"episode"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"EpisodeFields"}},{"kind":"Field","name":{"kind":"Name","value":"segments"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"limit"},"value":{"kind":"IntValue","value":"2"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"seq"}},{"kind":"Field","name":{"kind":"Name","value":"content"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"EpisodeFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Episode"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"agentId"}},{"kind":"Field","name":{"kind":"Name","value":"sessionId"}},{"kind":"Field","name":{"kind":"Name","value":"title"}},{"kind":"Field","name":{"kind":"Name","value":"task"}},{"kind":"Field","name":{"kind":"Name","value":"intent"}},{"kind":"Field","name":{"kind":"Name","value":"topic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"executionIds"}},{"kind":"Field","name":{"kind":"Name","value":"canvasActionCount"}},{"kind":"Field","name":{"kind":"Name","value":"feedbackCount"}},{"kind":"Field","name":{"kind":"Name","value":"aggregateFeedbackScore"}},{"kind":"Field","name":{"kind":"Name","value":"overallScore"}},{"kind":"Field","name":{"kind":"Name","value":"accepted"}},{"kind":"Field","name":{"kind":"Name","value":"decayScore"}},{"kind":"Field","name":{"kind":"Name","value":"metadata"}}]}}]} as unknown as DocumentNode<EpisodeQuery, EpisodeQueryVariables>;
+export const EpisodesDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Episodes"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"EpisodeFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"episodes"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"agentId"}},{"kind":"Field","name":{"kind":"Name","value":"topic"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}}]} as unknown as DocumentNode<EpisodesQuery, EpisodesQueryVariables>;
 export const FactByIdDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"FactById"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"fact"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"FactFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FactByIdQuery, FactByIdQueryVariables>;
 export const FactsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"Facts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"filter"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"FactFilter"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"first"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"Int"}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"after"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"facts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"filter"},"value":{"kind":"Variable","name":{"kind":"Name","value":"filter"}}},{"kind":"Argument","name":{"kind":"Name","value":"first"},"value":{"kind":"Variable","name":{"kind":"Name","value":"first"}}},{"kind":"Argument","name":{"kind":"Name","value":"after"},"value":{"kind":"Variable","name":{"kind":"Name","value":"after"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"edges"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cursor"}},{"kind":"Field","name":{"kind":"Name","value":"node"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"FactFields"}}]}}]}},{"kind":"Field","name":{"kind":"Name","value":"pageInfo"},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"hasNextPage"}},{"kind":"Field","name":{"kind":"Name","value":"endCursor"}}]}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<FactsQuery, FactsQueryVariables>;
 export const UpsertFactsDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"UpsertFacts"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"inputs"}},"type":{"kind":"NonNullType","type":{"kind":"ListType","type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"FactInput"}}}}}},{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}},"type":{"kind":"NamedType","name":{"kind":"Name","value":"String"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"upsertFacts"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"inputs"},"value":{"kind":"Variable","name":{"kind":"Name","value":"inputs"}}},{"kind":"Argument","name":{"kind":"Name","value":"idempotencyKey"},"value":{"kind":"Variable","name":{"kind":"Name","value":"idempotencyKey"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"FragmentSpread","name":{"kind":"Name","value":"FactFields"}}]}}]}},{"kind":"FragmentDefinition","name":{"kind":"Name","value":"FactFields"},"typeCondition":{"kind":"NamedType","name":{"kind":"Name","value":"Fact"}},"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"bankId"}},{"kind":"Field","name":{"kind":"Name","value":"text"}},{"kind":"Field","name":{"kind":"Name","value":"kind"}},{"kind":"Field","name":{"kind":"Name","value":"externalId"}},{"kind":"Field","name":{"kind":"Name","value":"scope"}},{"kind":"Field","name":{"kind":"Name","value":"key"}},{"kind":"Field","name":{"kind":"Name","value":"value"}},{"kind":"Field","name":{"kind":"Name","value":"status"}},{"kind":"Field","name":{"kind":"Name","value":"confidence"}},{"kind":"Field","name":{"kind":"Name","value":"supportCount"}},{"kind":"Field","name":{"kind":"Name","value":"usefulness"}},{"kind":"Field","name":{"kind":"Name","value":"signalCount"}},{"kind":"Field","name":{"kind":"Name","value":"lastSignalAt"}},{"kind":"Field","name":{"kind":"Name","value":"lastUsedAt"}},{"kind":"Field","name":{"kind":"Name","value":"createdAt"}},{"kind":"Field","name":{"kind":"Name","value":"updatedAt"}}]}}]} as unknown as DocumentNode<UpsertFactsMutation, UpsertFactsMutationVariables>;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
+import { timeSortKey } from '../../core/keyset';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { pgArray } from '../../core/sql';
@@ -48,7 +49,7 @@ export async function listFacts(em: EntityManager, orgId: string, filter: FactFi
   }
   // the cursor keeps the microseconds PostgreSQL stores (a JS Date would round them away)
   const rows = await em.execute<(FactRow & { sort_key: string })[]>(
-    `SELECT ${FACT_COLUMNS}, to_char(f.created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS sort_key
+    `SELECT ${FACT_COLUMNS}, ${timeSortKey('f.created_at')} AS sort_key
      FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.created_at DESC, f.id DESC LIMIT ${n + 1}`,
     params,
   );

@@ -1,0 +1,72 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray } from '../../core/sql';
+import type { Episode as EpisodeEntity } from './episode.entity';
+import { Episode } from './episode.type';
+
+/** The columns of `episodes` every raw query selects (alias `e`). */
+export const EPISODE_COLUMNS = `e.id, e.org_id, e.created_at, e.agent_id, e.session_id, e.title, e.task, e.intent, e.topic, e.blueprint,
+  e.ended_at, e.execution_ids, e.generation_config, e.metadata, e.embedding, e.canvas_action_count, e.feedback_count,
+  e.feedback_score_sum, e.feedback_score_count, e.overall_score, e.accepted, e.updated_at`;
+
+export interface EpisodeRow {
+  id: string;
+  org_id: string;
+  created_at: Date;
+  agent_id: string;
+  session_id: string | null;
+  title: string | null;
+  task: string | null;
+  intent: string | null;
+  topic: string | null;
+  blueprint: string | null;
+  ended_at: Date | null;
+  execution_ids: string[] | null;
+  generation_config: Record<string, unknown> | null;
+  metadata: Record<string, unknown> | null;
+  embedding: number[] | null;
+  canvas_action_count: number;
+  feedback_count: number;
+  feedback_score_sum: number;
+  feedback_score_count: number;
+  overall_score: number | null;
+  accepted: boolean | null;
+  updated_at: Date;
+}
+
+const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
+
+/** A raw `episodes` row as the GraphQL type, without hydrating an entity. */
+export function episodeFromRow(r: EpisodeRow): Episode {
+  return Episode.from({
+    id: r.id,
+    orgId: r.org_id,
+    createdAt: date(r.created_at)!,
+    agentId: r.agent_id,
+    sessionId: r.session_id,
+    title: r.title,
+    task: r.task,
+    intent: r.intent,
+    topic: r.topic,
+    blueprint: r.blueprint,
+    endedAt: date(r.ended_at),
+    executionIds: r.execution_ids ?? [],
+    generationConfig: r.generation_config,
+    metadata: r.metadata,
+    embedding: r.embedding ? r.embedding.map(Number) : null,
+    canvasActionCount: Number(r.canvas_action_count),
+    feedbackCount: Number(r.feedback_count),
+    feedbackScoreSum: Number(r.feedback_score_sum),
+    feedbackScoreCount: Number(r.feedback_score_count),
+    overallScore: r.overall_score === null ? null : Number(r.overall_score),
+    accepted: r.accepted,
+    updatedAt: date(r.updated_at)!,
+  } as EpisodeEntity);
+}
+
+/** Episodes of these ids in the given order (one statement); ids of other orgs are skipped. */
+export async function loadEpisodesInOrder(em: EntityManager, orgId: string, ids: string[]): Promise<Episode[]> {
+  if (ids.length === 0) return [];
+  const rows = await em.execute<EpisodeRow[]>(`SELECT ${EPISODE_COLUMNS} FROM episodes e WHERE e.org_id = ? AND e.id = ANY(?::uuid[])`, [orgId, pgArray(ids)]);
+  const byId = new Map(rows.map((r) => [r.id, episodeFromRow(r)]));
+  return ids.map((id) => byId.get(id)).filter((e): e is Episode => e !== undefined);
+}

@@ -1,0 +1,94 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput } from '../../core/errors';
+import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
+import { isUuid, parseId } from '../../core/ids';
+import { timeSortKey } from '../../core/keyset';
+import { since } from '../../core/time-range';
+import { numberIn } from '../../core/validate';
+import { canvasType } from '../canvas/canvas-action';
+import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from './episode.rows';
+import type { Episode } from './episode.type';
+import type { EpisodeFilter } from './episodes.inputs';
+
+export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await em.execute<EpisodeRow[]>(`SELECT ${EPISODE_COLUMNS} FROM episodes e WHERE e.org_id = ? AND e.id = ?`, [orgId, id.toLowerCase()]);
+  return row ? episodeFromRow(row) : null;
+}
+
+/** SQL conditions (alias `e`) for an episode filter; every one is served by an index led by org_id. */
+export function episodeConditions(orgId: string, filter: EpisodeFilter | null | undefined, field = 'filter'): { where: string[]; params: unknown[] } {
+  const where = ['e.org_id = ?'];
+  const params: unknown[] = [orgId];
+  const f = filter ?? {};
+  const eq = (col: string, v: unknown) => {
+    if (v === null || v === undefined) return;
+    where.push(`e.${col} = ?`);
+    params.push(v);
+  };
+  eq('agent_id', f.agentId);
+  eq('session_id', f.sessionId);
+  eq('topic', f.topic);
+  eq('intent', f.intent);
+  eq('accepted', f.accepted);
+  const min = numberIn(`${field}.minFeedbackScore`, f.minFeedbackScore, -1, 1);
+  const max = numberIn(`${field}.maxFeedbackScore`, f.maxFeedbackScore, -1, 1);
+  if (min !== null) {
+    where.push('e.feedback_score_count > 0 AND e.feedback_score_sum / e.feedback_score_count >= ?');
+    params.push(min);
+  }
+  if (max !== null) {
+    where.push('e.feedback_score_count > 0 AND e.feedback_score_sum / e.feedback_score_count <= ?');
+    params.push(max);
+  }
+  if (f.createdAfter) {
+    where.push('e.created_at >= ?');
+    params.push(f.createdAfter.toISOString());
+  }
+  if (f.createdBefore) {
+    where.push('e.created_at < ?');
+    params.push(f.createdBefore.toISOString());
+  }
+  if (f.timeRange !== null && f.timeRange !== undefined) {
+    where.push('e.created_at >= ?');
+    params.push(since(f.timeRange, `${field}.timeRange`).toISOString());
+  }
+  if (f.hasCanvas === true) where.push('e.canvas_action_count > 0');
+  if (f.hasCanvas === false) where.push('e.canvas_action_count = 0');
+  if ((f.canvasType ?? null) !== null || (f.canvasAction ?? null) !== null) {
+    const cond = ['c.org_id = e.org_id', 'c.episode_id = e.id'];
+    if (f.canvasType) {
+      cond.push('c.canvas_type = ?');
+      params.push(canvasType(`${field}.canvasType`, f.canvasType));
+    }
+    if (f.canvasAction) {
+      cond.push('c.action = ?');
+      params.push(f.canvasAction);
+    }
+    where.push(`EXISTS (SELECT 1 FROM canvas_audits c WHERE ${cond.join(' AND ')})`);
+  }
+  if (f.factId) {
+    where.push('EXISTS (SELECT 1 FROM episode_facts ef WHERE ef.org_id = e.org_id AND ef.episode_id = e.id AND ef.fact_id = ?)');
+    params.push(parseId(`${field}.factId`, f.factId));
+  }
+  return { where, params };
+}
+
+/** A page of episodes, newest first, by keyset (created_at, id). */
+export async function listEpisodes(em: EntityManager, orgId: string, filter: EpisodeFilter | null | undefined, first?: number | null, after?: string | null) {
+  const n = pageSize(first);
+  const { where, params } = episodeConditions(orgId, filter);
+  if (after !== null && after !== undefined) {
+    const c = decodeCursor(after);
+    if (typeof c.sortValue !== 'string') throw badInput('after', 'after is not a cursor returned by this API');
+    where.push('(e.created_at, e.id) < (?::timestamptz, ?::uuid)');
+    params.push(c.sortValue, c.id);
+  }
+  const rows = await em.execute<(EpisodeRow & { sort_key: string })[]>(
+    `SELECT ${EPISODE_COLUMNS}, ${timeSortKey('e.created_at')} AS sort_key FROM episodes e
+      WHERE ${where.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT ${n + 1}`,
+    params,
+  );
+  const edges = rows.slice(0, n).map((r) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: episodeFromRow(r) }));
+  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+}

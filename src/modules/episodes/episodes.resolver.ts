@@ -1,0 +1,57 @@
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { notFound } from '../../core/errors';
+import { listCost } from '../../core/limits';
+import type { Context } from '../../graphql/context.type';
+import { CAN } from '../orgs/role';
+import { EpisodeConnection } from './episode-parts.type';
+import { Episode } from './episode.type';
+import { EpisodeFilter, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
+import { getEpisode, listEpisodes } from './episodes.query';
+import * as episodes from './episodes.service';
+
+async function mustGet(ctx: Context, id: string): Promise<Episode> {
+  const ep = await getEpisode(ctx.em, ctx.orgId, id);
+  if (!ep) throw notFound('episode', 'id');
+  return ep;
+}
+
+@Resolver()
+export class EpisodesResolver {
+  @Query(() => Episode, { nullable: true, description: 'One episode of the organization; null when there is none with this id.' })
+  episode(@Arg('id', () => ID, { description: 'Episode id.' }) id: string, @Ctx() ctx: Context): Promise<Episode | null> {
+    return getEpisode(ctx.em, ctx.orgId, id);
+  }
+
+  @Query(() => EpisodeConnection, { complexity: listCost(), description: 'Episodes, newest first, filtered; keyset pages of `first` (1..100).' })
+  episodes(
+    @Ctx() ctx: Context,
+    @Arg('filter', () => EpisodeFilter, { nullable: true, description: 'Conditions that must all hold.' }) filter?: EpisodeFilter,
+    @Arg('first', () => Int, { defaultValue: 20, description: 'Page size, 1..100.' }) first?: number,
+    @Arg('after', () => String, { nullable: true, description: '`endCursor` of the previous page.' }) after?: string,
+  ): Promise<EpisodeConnection> {
+    return listEpisodes(ctx.em, ctx.orgId, filter, first, after);
+  }
+
+  @Mutation(() => Episode, { description: 'Records an episode with its initial segments, outputs and facts; links same-session canvas actions and feedback that have no episode yet.' })
+  @Authorized(CAN.agentWrite)
+  async recordEpisode(@Arg('input', () => RecordEpisodeInput, { description: 'The episode.' }) input: RecordEpisodeInput, @Ctx() ctx: Context): Promise<Episode> {
+    return mustGet(ctx, await episodes.recordEpisode(ctx.em, ctx.orgId, input));
+  }
+
+  @Mutation(() => Episode, { description: 'Appends turns to an episode, numbered after its last one.' })
+  @Authorized(CAN.agentWrite)
+  async appendSegments(
+    @Arg('episodeId', () => ID, { description: 'The episode.' }) episodeId: string,
+    @Arg('segments', () => [SegmentInput], { description: 'Turns to append, in order (<= 1,000).' }) segments: SegmentInput[],
+    @Ctx() ctx: Context,
+    @Arg('idempotencyKey', () => String, { nullable: true, description: 'Repeat-safe key (<= 128 characters).' }) idempotencyKey?: string,
+  ): Promise<Episode> {
+    return mustGet(ctx, await episodes.appendSegments(ctx.em, ctx.orgId, episodeId, segments, idempotencyKey));
+  }
+
+  @Mutation(() => Episode, { description: 'Links canvas actions and feedback of the same agent and session that have no episode yet to this episode.' })
+  @Authorized(CAN.agentWrite)
+  async linkSessionRecords(@Arg('episodeId', () => ID, { description: 'The episode.' }) episodeId: string, @Ctx() ctx: Context): Promise<Episode> {
+    return mustGet(ctx, await episodes.linkSessionRecords(ctx.em, ctx.orgId, episodeId));
+  }
+}

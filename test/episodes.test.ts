@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { AppendSegmentsDocument, EpisodeDocument, EpisodesDocument, RecordEpisodeDocument } from './generated/graphql';
+import { AppendSegmentsDocument, EpisodeDocument, EpisodesDocument, type EpisodesQuery, RecordEpisodeDocument } from './generated/graphql';
 import { codeOf, fieldOf, gql, gqlOk } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -134,7 +134,8 @@ describe('episodes connection', () => {
     const seen: string[] = [];
     let after: string | null | undefined = null;
     for (;;) {
-      const { episodes } = await gqlOk(s.url, EpisodesDocument, { first: 20, after }, o.token);
+      const page: EpisodesQuery = await gqlOk(s.url, EpisodesDocument, { first: 20, after }, o.token);
+      const { episodes } = page;
       seen.push(...episodes.edges.map((e) => e.node.id));
       if (!episodes.pageInfo.hasNextPage) break;
       after = episodes.pageInfo.endCursor;

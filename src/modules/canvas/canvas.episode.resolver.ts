@@ -1,0 +1,30 @@
+import { Arg, Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
+import type { Context } from '../../graphql/context.type';
+import { Episode } from '../episodes/episode.type';
+import { subListCost, subListLimit } from '../shared/sub-list';
+import { type CanvasAction, CanvasActionEnum, canvasType } from './canvas-action';
+import { canvasByEpisode } from './canvas.loaders';
+import { CanvasAudit } from './canvas.type';
+
+const ALL = { canvasType: null, action: null, limit: null };
+
+/** Canvas fields of an episode, batched over all episodes of the request. */
+@Resolver(() => Episode)
+export class CanvasEpisodeResolver {
+  @FieldResolver(() => [ID], { complexity: subListCost, description: 'Ids of the canvas audits linked to the episode, oldest first.' })
+  async canvasIds(@Root() ep: Episode, @Ctx() ctx: Context): Promise<string[]> {
+    return (await ctx.loaders.getFor(canvasByEpisode, ALL).load(ep.id)).map((c) => c.id);
+  }
+
+  @FieldResolver(() => [CanvasAudit], { complexity: subListCost, description: 'The canvas actions linked to the episode, oldest first, optionally filtered.' })
+  canvasContext(
+    @Root() ep: Episode,
+    @Ctx() ctx: Context,
+    @Arg('canvasType', () => String, { nullable: true, description: 'Only this canvas type.' }) type?: string,
+    @Arg('action', () => CanvasActionEnum, { nullable: true, description: 'Only this action.' }) action?: CanvasAction,
+    @Arg('limit', () => Int, { nullable: true, description: 'Keep only the newest this many (1..1,000).' }) limit?: number,
+  ): Promise<CanvasAudit[]> {
+    const args = { canvasType: type ? canvasType('canvasType', type) : null, action: action ?? null, limit: subListLimit(limit) };
+    return ctx.loaders.getFor(canvasByEpisode, args).load(ep.id);
+  }
+}

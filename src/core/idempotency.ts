@@ -23,8 +23,26 @@ export interface IdempotentCall {
  * itself). `write` returns a small JSON value (usually ids) that is stored and replayed; the
  * resolver loads the entities from it, so a replay returns the same objects as the first call.
  */
-export async function idempotent<T>(em: EntityManager, call: IdempotentCall, write: (tx: EntityManager) => Promise<T>): Promise<T> {
+export async function idempotent<T>(
+  em: EntityManager,
+  call: IdempotentCall,
+  write: (tx: EntityManager) => Promise<T>,
+  /** runs after the commit of a call that wrote (never for a replay or a rollback): publish events here */
+  afterCommit?: (result: T) => void | Promise<void>,
+): Promise<T> {
   const key = call.key ?? null;
+  let wrote = false;
+  const run = async (tx: EntityManager) => {
+    const result = await write(tx);
+    wrote = true;
+    return result;
+  };
+  const result = await runOnce(em, call, key, run);
+  if (wrote && afterCommit) await afterCommit(result);
+  return result;
+}
+
+async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string | null, write: (tx: EntityManager) => Promise<T>): Promise<T> {
   if (key === null) return em.transactional(write);
   if (key.length === 0 || key.length > MAX_KEY) throw badInput('idempotencyKey', `idempotencyKey must be 1..${MAX_KEY} characters`);
   const requestHash = hashJson({ operation: call.operation, input: call.input });

@@ -1,0 +1,80 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput } from '../../core/errors';
+import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
+import { isUuid, parseId } from '../../core/ids';
+import { timeSortKey } from '../../core/keyset';
+import { pgArray } from '../../core/sql';
+import { since } from '../../core/time-range';
+import { limit as checkLimit, numberIn, text } from '../../core/validate';
+import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
+import type { Episode } from '../episodes/episode.type';
+import { FINGERPRINT } from './feedback.service';
+import type { FeedbackFilter } from './feedback.inputs';
+import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from './feedback.rows';
+import type { Feedback } from './feedback.type';
+
+export async function getFeedback(em: EntityManager, orgId: string, id: string): Promise<Feedback | null> {
+  if (!isUuid(id)) return null;
+  const [row] = await em.execute<FeedbackRow[]>(`SELECT ${FEEDBACK_COLUMNS} FROM feedback fb WHERE fb.org_id = ? AND fb.id = ?`, [orgId, id]);
+  return row ? feedbackFromRow(row) : null;
+}
+
+/** A page of feedback, newest first, by keyset (created_at, id). */
+export async function listFeedback(em: EntityManager, orgId: string, filter: FeedbackFilter | null | undefined, first?: number | null, after?: string | null) {
+  const n = pageSize(first);
+  const where = ['fb.org_id = ?'];
+  const params: unknown[] = [orgId];
+  const f = filter ?? {};
+  if (f.episodeId) {
+    where.push('fb.episode_id = ?');
+    params.push(parseId('filter.episodeId', f.episodeId));
+  }
+  if (f.agentId) {
+    where.push('fb.agent_id = ?');
+    params.push(text('filter.agentId', f.agentId, 200));
+  }
+  if (f.types?.length) {
+    where.push('fb.feedback_type = ANY(?::text[])');
+    params.push(pgArray(f.types));
+  }
+  if (f.eventTypes?.length) {
+    where.push('fb.event_type = ANY(?::text[])');
+    params.push(pgArray(f.eventTypes));
+  }
+  if (f.layoutFingerprint) {
+    if (!FINGERPRINT.test(f.layoutFingerprint)) throw badInput('filter.layoutFingerprint', 'layoutFingerprint must be 64 lower-case hex characters');
+    where.push('fb.layout_fingerprint = ?');
+    params.push(f.layoutFingerprint);
+  }
+  if (f.timeRange) {
+    where.push('fb.created_at >= ?');
+    params.push(since(f.timeRange, 'filter.timeRange').toISOString());
+  }
+  if (after !== null && after !== undefined) {
+    const c = decodeCursor(after);
+    if (typeof c.sortValue !== 'string') throw badInput('after', 'after is not a cursor returned by this API');
+    where.push('(fb.created_at, fb.id) < (?::timestamptz, ?::uuid)');
+    params.push(c.sortValue, c.id);
+  }
+  const rows = await em.execute<(FeedbackRow & { sort_key: string })[]>(
+    `SELECT ${FEEDBACK_COLUMNS}, ${timeSortKey('fb.created_at')} AS sort_key FROM feedback fb
+      WHERE ${where.join(' AND ')} ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${n + 1}`,
+    params,
+  );
+  const edges = rows.slice(0, n).map((r) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: feedbackFromRow(r) }));
+  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+}
+
+/** Episodes of an agent whose aggregate feedback is at least `minFeedbackScore`, newest first. */
+export async function feedbackEpisodes(em: EntityManager, orgId: string, agentId: string, minFeedbackScore: number, timeRange: string, limit: number): Promise<Episode[]> {
+  numberIn('minFeedbackScore', minFeedbackScore, -1, 1);
+  const n = checkLimit(limit, 10);
+  const rows = await em.execute<EpisodeRow[]>(
+    `SELECT ${EPISODE_COLUMNS} FROM episodes e
+      WHERE e.org_id = ? AND e.agent_id = ? AND e.created_at >= ? AND e.feedback_score_count > 0
+        AND e.feedback_score_sum / e.feedback_score_count >= ?
+      ORDER BY e.created_at DESC, e.id DESC LIMIT ${n}`,
+    [orgId, agentId, since(timeRange).toISOString(), minFeedbackScore],
+  );
+  return rows.map(episodeFromRow);
+}

@@ -1,0 +1,109 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventBus } from '../../core/event-bus';
+import { AppError, badInput } from '../../core/errors';
+import { idempotent } from '../../core/idempotency';
+import { parseId } from '../../core/ids';
+import { occurredAt } from '../../core/time-range';
+import { jsonObject, text } from '../../core/validate';
+import { reduceCorrection } from './correction-reduce';
+import { FEEDBACK_TYPES, feedbackScore } from './feedback-score';
+import type { CorrectionInput, SubmitFeedbackInput } from './feedback.inputs';
+import { publishFeedback, type WrittenFeedback, writeFeedback } from './feedback.write';
+
+export interface Actor {
+  orgId: string;
+  apiKeyId: string;
+}
+
+const EVENT_TYPE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
+export const FINGERPRINT = /^[0-9a-f]{64}$/;
+
+function checkRating(type: SubmitFeedbackInput['feedbackType'], rating: number | null | undefined): void {
+  if (rating !== null && rating !== undefined && (!Number.isInteger(rating) || rating < 1 || rating > 5)) throw badInput('input.rating', 'rating must be an integer 1..5');
+  if (type === 'RATING' && (rating === null || rating === undefined)) throw badInput('input.rating', 'a RATING needs a rating 1..5');
+  if ((type === 'THUMBS_UP' || type === 'THUMBS_DOWN') && rating !== null && rating !== undefined) throw badInput('input.rating', `${type} takes no rating`);
+}
+
+/** A thumb, a rating or free-text corrections; linked to its episode, counters updated, published after commit. */
+export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Actor, input: SubmitFeedbackInput): Promise<WrittenFeedback> {
+  if (!FEEDBACK_TYPES.includes(input.feedbackType)) throw badInput('input.feedbackType', `feedbackType must be one of ${FEEDBACK_TYPES.join(', ')}`);
+  if (input.feedbackType === 'JUDGEMENT') throw badInput('input.feedbackType', 'judgements are written by judgeEpisode');
+  checkRating(input.feedbackType, input.rating);
+  text('input.corrections', input.corrections, 4000);
+  for (const f of ['agentId', 'sessionId', 'executionId', 'actorUserId'] as const) text(`input.${f}`, input[f], 200);
+  const createdAt = occurredAt(input.occurredAt, 'input.occurredAt');
+  const episodeId = input.episodeId ? parseId('input.episodeId', input.episodeId) : null;
+  const { idempotencyKey, ...rest } = input;
+  return idempotent(
+    em,
+    { orgId: actor.orgId, key: idempotencyKey, operation: 'submitFeedback', input: rest },
+    (tx) =>
+      writeFeedback(tx, actor.orgId, {
+        episodeId,
+        episodeField: 'input.episodeId',
+        agentId: input.agentId ?? null,
+        sessionId: input.sessionId ?? null,
+        executionId: input.executionId ?? null,
+        actorId: actor.apiKeyId,
+        actorUserId: input.actorUserId ?? null,
+        feedbackType: input.feedbackType,
+        rating: input.rating ?? null,
+        score: feedbackScore(input.feedbackType, input.rating),
+        corrections: input.corrections ?? null,
+        createdAt,
+      }),
+    (written) => publishFeedback(bus, actor.orgId, written),
+  );
+}
+
+/** An operator correction (always type CORRECTION), reduced to fit 10 KB or refused. */
+export async function recordCorrection(em: EntityManager, bus: EventBus, actor: Actor, input: CorrectionInput): Promise<WrittenFeedback> {
+  if (!EVENT_TYPE.test(input.eventType) || input.eventType.length > 64) throw badInput('input.eventType', 'eventType must be UPPER_SNAKE_CASE of at most 64 characters');
+  const before = jsonObject('input.before', input.before, Number.MAX_SAFE_INTEGER);
+  const after = jsonObject('input.after', input.after, Number.MAX_SAFE_INTEGER);
+  if (!before) throw badInput('input.before', 'before must be a JSON object');
+  if (!after) throw badInput('input.after', 'after must be a JSON object');
+  const meta = jsonObject('input.meta', input.meta);
+  text('input.corrections', input.corrections, 4000);
+  for (const f of ['entityType', 'entityId', 'agentId', 'sessionId', 'executionId', 'documentId', 'actorUserId'] as const) text(`input.${f}`, input[f], 200);
+  if (input.layoutFingerprint && !FINGERPRINT.test(input.layoutFingerprint)) throw badInput('input.layoutFingerprint', 'layoutFingerprint must be 64 lower-case hex characters');
+  const reduced = reduceCorrection(before, after, meta);
+  if (!reduced) throw new AppError('PAYLOAD_TOO_LARGE', 'before/after exceed 10 KB even when reduced to the changed keys', 'input.before');
+  const createdAt = occurredAt(input.occurredAt, 'input.occurredAt');
+  const episodeId = input.episodeId ? parseId('input.episodeId', input.episodeId) : null;
+  const { idempotencyKey, ...rest } = input;
+  return idempotent(
+    em,
+    { orgId: actor.orgId, key: idempotencyKey, operation: 'recordCorrection', input: rest },
+    async (tx) => {
+      let fingerprint = input.layoutFingerprint ?? null;
+      if (input.documentId) {
+        const [doc] = await tx.execute<{ layout_fingerprint: string }[]>('SELECT layout_fingerprint FROM documents WHERE org_id = ? AND document_id = ?', [actor.orgId, input.documentId]);
+        fingerprint = doc?.layout_fingerprint ?? fingerprint;
+      }
+      return writeFeedback(tx, actor.orgId, {
+        episodeId,
+        episodeField: 'input.episodeId',
+        agentId: input.agentId ?? null,
+        sessionId: input.sessionId ?? null,
+        executionId: input.executionId ?? null,
+        actorId: actor.apiKeyId,
+        actorUserId: input.actorUserId ?? null,
+        feedbackType: 'CORRECTION',
+        rating: null,
+        score: null,
+        corrections: input.corrections ?? null,
+        eventType: input.eventType,
+        entityType: input.entityType ?? null,
+        entityId: input.entityId ?? null,
+        documentId: input.documentId ?? null,
+        layoutFingerprint: fingerprint,
+        before: reduced.before,
+        after: reduced.after,
+        meta: reduced.meta,
+        createdAt,
+      });
+    },
+    (written) => publishFeedback(bus, actor.orgId, written),
+  );
+}

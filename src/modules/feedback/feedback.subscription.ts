@@ -1,0 +1,51 @@
+import { filter, pipe } from '@graphql-yoga/subscription';
+import { Arg, Ctx, ID, Resolver, Root, Subscription } from 'type-graphql';
+import type { BusEvents } from '../../core/event-bus';
+import type { Context } from '../../graphql/context.type';
+import { Loaders } from '../../graphql/loaders';
+import { getEpisode } from '../episodes/episodes.query';
+import type { FeedbackType } from './feedback-score';
+import { getFeedback } from './feedback.query';
+import { FeedbackEvent, FeedbackTypeEnum } from './feedback.type';
+
+type Event = BusEvents['feedbackAdded'][0];
+interface Args {
+  agentId?: string | null;
+  episodeId?: string | null;
+  types?: FeedbackType[] | null;
+}
+
+@Resolver()
+export class FeedbackSubscriptionResolver {
+  @Subscription(() => FeedbackEvent, {
+    description: "Every new feedback of the caller's organization that matches the filters, from any server instance, with its episode.",
+    subscribe: ({ args, context }) => {
+      const { orgId } = context as Context;
+      const a = args as Args;
+      return pipe(
+        (context as Context).services.bus.pubsub.subscribe('feedbackAdded'),
+        filter(
+          (e: Event) =>
+            e.orgId === orgId &&
+            (!a.agentId || e.agentId === a.agentId) &&
+            (!a.episodeId || e.episodeId === a.episodeId) &&
+            (!a.types?.length || a.types.includes(e.feedbackType as FeedbackType)),
+        ),
+      );
+    },
+  })
+  async feedbackAdded(
+    @Root() event: Event,
+    @Ctx() ctx: Context,
+    @Arg('agentId', () => String, { nullable: true, description: 'Only feedback of this agent.' }) _agentId?: string,
+    @Arg('episodeId', () => ID, { nullable: true, description: 'Only feedback of this episode.' }) _episodeId?: string,
+    @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) _types?: FeedbackType[],
+  ): Promise<FeedbackEvent> {
+    // the subscription's context lives as long as the socket: each event gets a fresh
+    // EntityManager and fresh loaders, so nothing is served from an earlier event's cache
+    ctx.em = ctx.services.orm.em.fork();
+    ctx.loaders = new Loaders(ctx.em, ctx.orgId);
+    const [feedback, episode] = await Promise.all([getFeedback(ctx.em, ctx.orgId, event.feedbackId), event.episodeId ? getEpisode(ctx.em, ctx.orgId, event.episodeId) : null]);
+    return Object.assign(new FeedbackEvent(), { feedback, episode });
+  }
+}

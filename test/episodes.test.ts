@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppendSegmentsDocument, EpisodeDocument, EpisodesDocument, type EpisodesQuery, RecordEpisodeDocument } from './generated/graphql';
-import { codeOf, fieldOf, gql, gqlOk } from './helpers/client';
+import { codeOf, fieldOf, gql, gqlOk, wsClient, wsOnce } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -162,5 +162,16 @@ describe('episodes connection', () => {
   it('never shows another organization\'s episodes', async () => {
     const { episodes } = await gqlOk(s.url, EpisodesDocument, { first: 100 }, b.token);
     expect(episodes.edges.every((e) => e.node.agentId === 'emb')).toBe(true);
+  });
+
+  it('keeps organizations apart over WebSocket too', async () => {
+    const { recordEpisode: ep } = await gqlOk(s.url, RecordEpisodeDocument, { input: { agentId: 'ws-private' } }, a.token);
+    const c = wsClient(s.wsUrl, b.token);
+    expect((await wsOnce(c, EpisodeDocument, { id: ep.id })).data?.episode).toBeNull();
+    const list = await wsOnce(c, EpisodesDocument, { filter: { agentId: 'ws-private' } });
+    expect(list.data?.episodes.edges).toEqual([]);
+    const append = await wsOnce(c, AppendSegmentsDocument, { episodeId: ep.id, segments: [{ role: 'user', content: 'x' }] });
+    expect(append.errors?.[0].extensions?.code).toBe('NOT_FOUND');
+    await c.dispose();
   });
 });

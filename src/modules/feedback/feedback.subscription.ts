@@ -8,7 +8,7 @@ import type { FeedbackType } from './feedback-score';
 import { getFeedback } from './feedback.query';
 import { FeedbackEvent, FeedbackTypeEnum } from './feedback.type';
 
-type Event = BusEvents['feedbackAdded'][0];
+type FeedbackAddedPayload = BusEvents['feedbackAdded'][0];
 interface Args {
   agentId?: string | null;
   episodeId?: string | null;
@@ -25,7 +25,7 @@ export class FeedbackSubscriptionResolver {
       return pipe(
         (context as Context).services.bus.pubsub.subscribe('feedbackAdded'),
         filter(
-          (e: Event) =>
+          (e: FeedbackAddedPayload) =>
             e.orgId === orgId &&
             (!a.agentId || e.agentId === a.agentId) &&
             (!a.episodeId || e.episodeId === a.episodeId) &&
@@ -35,7 +35,7 @@ export class FeedbackSubscriptionResolver {
     },
   })
   async feedbackAdded(
-    @Root() event: Event,
+    @Root() event: FeedbackAddedPayload,
     @Ctx() ctx: Context,
     @Arg('agentId', () => String, { nullable: true, description: 'Only feedback of this agent.' }) _agentId?: string,
     @Arg('episodeId', () => ID, { nullable: true, description: 'Only feedback of this episode.' }) _episodeId?: string,

@@ -1,0 +1,145 @@
+import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
+import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Feedback } from '../feedback/feedback.type';
+import { PageInfo } from '../shared/page-info.type';
+
+@ObjectType({ description: 'What the organization has seen of one document layout.' })
+export class LayoutProfile {
+  @Field(() => ID, { description: 'Server-generated id.' })
+  id!: string;
+
+  @Field({ description: 'SHA-256 layout fingerprint (64 lower-case hex).' })
+  layoutFingerprint!: string;
+
+  @Field(() => Int, { description: 'Documents recorded with this layout.' })
+  seenCount!: number;
+
+  @Field(() => Int, { description: 'Correction feedback recorded for this layout.' })
+  exampleCount!: number;
+
+  @Field(() => Float, { description: 'Documents of this layout with at least one correction, divided by seenCount.' })
+  correctionRate!: number;
+
+  @Field({ description: 'When a document of this layout was last recorded.' })
+  lastSeenAt!: Date;
+
+  @Field(() => GraphQLJSONObject, { description: 'Running averages of the recorded documents (pages, tables, text coverage, extraction confidence).' })
+  stats!: Record<string, unknown>;
+
+  @Field({ description: 'When the layout was first seen.' })
+  createdAt!: Date;
+
+  @Field({ description: 'When the profile last changed.' })
+  updatedAt!: Date;
+}
+
+@ObjectType({ description: 'The result of recording a document layout.' })
+export class DocumentLayoutResult {
+  @Field({ description: 'The layout fingerprint (the same value seed 001 Python code computes).' })
+  fingerprint!: string;
+
+  @Field({ description: 'True only for the call that created the profile.' })
+  isNew!: boolean;
+
+  @Field(() => LayoutProfile, { description: 'The profile after this call.' })
+  profile!: LayoutProfile;
+}
+
+@ObjectType({ description: 'A layout profile with its cursor.' })
+export class LayoutProfileEdge {
+  @Field({ description: 'Opaque keyset cursor.' })
+  cursor!: string;
+
+  @Field(() => LayoutProfile, { description: 'The profile.' })
+  node!: LayoutProfile;
+}
+
+@ObjectType({ description: 'A page of layout profiles, most recently seen first.' })
+export class LayoutProfileConnection {
+  @Field(() => [LayoutProfileEdge], { description: 'The profiles of this page.' })
+  edges!: LayoutProfileEdge[];
+
+  @Field(() => PageInfo, { description: 'Where this page ends.' })
+  pageInfo!: PageInfo;
+}
+
+@ObjectType({ description: 'One past correction to show an extraction model.' })
+export class FewShotExample {
+  @Field(() => ID, { description: 'The correction feedback.' })
+  feedbackId!: string;
+
+  @Field({ description: '`meta.input_snippet` of the correction, cut to 1,500 characters.' })
+  inputSnippet!: string;
+
+  @Field(() => GraphQLJSON, { nullable: true, description: 'The corrected output (`after`).' })
+  output!: unknown;
+
+  @Field({ description: 'When the correction was made.' })
+  createdAt!: Date;
+}
+
+@ObjectType({ description: 'The latest corrections of a layout, ready for a prompt.' })
+export class FewShotExamples {
+  @Field(() => [FewShotExample], { description: 'Newest first.' })
+  examples!: FewShotExample[];
+
+  @Field({ description: 'JSON array of {input_snippet, output} exactly as Python json.dumps writes it; "" when there are none.' })
+  hintExamplesJson!: string;
+}
+
+@ObjectType({ description: 'A count for one UTC day.' })
+export class DayCount {
+  @Field({ description: 'UTC date, YYYY-MM-DD.' })
+  date!: string;
+
+  @Field(() => Int, { description: 'Events that day.' })
+  count!: number;
+}
+
+@ObjectType({ description: 'A count for one event type.' })
+export class EventTypeCount {
+  @Field({ description: 'Event type (the feedback type when none was given).' })
+  eventType!: string;
+
+  @Field(() => Int, { description: 'Events of this type.' })
+  count!: number;
+}
+
+@ObjectType({ description: 'How often one field was corrected.' })
+export class FieldCount {
+  @Field({ description: 'Field name.' })
+  field!: string;
+
+  @Field(() => Int, { description: 'Corrections of it.' })
+  count!: number;
+}
+
+@ObjectType({ description: 'Average extraction confidence of the documents of one UTC day.' })
+export class ConfidencePoint {
+  @Field({ description: 'UTC date, YYYY-MM-DD.' })
+  date!: string;
+
+  @Field(() => Float, { description: 'Average extractionConfidence.' })
+  averageConfidence!: number;
+}
+
+@ObjectType({ description: 'How the learning loop is doing (seed 001 user story 5).' })
+export class LearningAnalytics {
+  @Field(() => [DayCount], { description: 'Corrections, confirmations and rejections per UTC day (days without events are left out).' })
+  eventsByDay!: DayCount[];
+
+  @Field(() => [EventTypeCount], { description: 'Events per event type, most frequent first.' })
+  eventsByType!: EventTypeCount[];
+
+  @Field(() => [FieldCount], { description: 'The 10 most corrected fields.' })
+  correctedFields!: FieldCount[];
+
+  @Field(() => [LayoutProfile], { description: 'Layout profiles with their correction rates, most recently seen first.' })
+  layoutStats!: LayoutProfile[];
+
+  @Field(() => [ConfidencePoint], { description: 'Average extraction confidence per UTC day.' })
+  confidenceTrend!: ConfidencePoint[];
+
+  @Field(() => [Feedback], { description: 'With a fingerprint: its latest 100 corrections with before/after; otherwise empty.' })
+  corrections!: Feedback[];
+}

@@ -1,0 +1,105 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EventBus } from '../../core/event-bus';
+import { text } from '../../core/validate';
+import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts/fact.rows';
+import type { Fact } from '../facts/fact.type';
+import { publishFeedback, writeFeedback } from '../feedback/feedback.write';
+import type { MappingInput } from './learning.inputs';
+
+export const MAPPINGS_BANK = 'mappings';
+
+type MappingState = { value: string | null; status: string; confidence: number; supportCount: number } | null;
+const stateOf = (r: FactRow | undefined): MappingState =>
+  r ? { value: r.value, status: r.status, confidence: Number(r.confidence), supportCount: Number(r.support_count) } : null;
+
+function check(input: MappingInput): void {
+  for (const f of ['scope', 'key', 'value'] as const) text(`input.${f}`, input[f], 200, { required: true });
+  text('input.actorUserId', input.actorUserId, 200);
+}
+
+async function current(tx: EntityManager, orgId: string, scope: string, key: string): Promise<FactRow | undefined> {
+  const [row] = await tx.execute<FactRow[]>(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = 'mappings' AND f.scope = ? AND f.key = ? FOR UPDATE`, [orgId, scope, key]);
+  return row;
+}
+
+interface Actor {
+  orgId: string;
+  apiKeyId: string;
+}
+
+/**
+ * Confirms `key -> value` in `scope` (seed 001 user story 4): CONFIRMED, confidence 1.0, support
+ * count + 1 (restarting at 1 when the value changes), and a MAPPING_CONFIRMED feedback.
+ */
+export async function confirmMapping(em: EntityManager, bus: EventBus, actor: Actor, input: MappingInput): Promise<Fact> {
+  check(input);
+  const { fact, written } = await em.transactional(async (tx) => {
+    const before = await current(tx, actor.orgId, input.scope, input.key);
+    const [row] = await tx.execute<FactRow[]>(
+      `INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count, last_used_at, created_at, updated_at)
+       VALUES (gen_random_uuid(), ?, 'mappings', ?, 'mapping', ?, ?, ?, 'CONFIRMED', 1.0, 1, now(), now(), now())
+       ON CONFLICT (org_id, scope, key) WHERE bank_id = 'mappings' DO UPDATE SET
+         value = EXCLUDED.value, text = EXCLUDED.text, status = 'CONFIRMED', confidence = 1.0,
+         support_count = CASE WHEN f.value = EXCLUDED.value THEN f.support_count + 1 ELSE 1 END,
+         last_used_at = now(), updated_at = now()
+       RETURNING ${FACT_COLUMNS}`,
+      [actor.orgId, `${input.key} -> ${input.value}`, input.scope, input.key, input.value],
+    );
+    const written = await writeFeedback(tx, actor.orgId, {
+      episodeId: null, episodeField: 'input', agentId: null, sessionId: null, executionId: null,
+      actorId: actor.apiKeyId, actorUserId: input.actorUserId ?? null, feedbackType: 'CONFIRMATION', rating: null, score: null, corrections: null,
+      eventType: 'MAPPING_CONFIRMED', entityType: 'mapping', entityId: row.id,
+      before: { ...stateOf(before), scope: input.scope, key: input.key }, after: { ...stateOf(row), scope: input.scope, key: input.key },
+      createdAt: new Date(),
+    });
+    return { fact: factFromRow(row), written };
+  });
+  await publishFeedback(bus, actor.orgId, written);
+  return fact;
+}
+
+/**
+ * Rejects `key -> value` in `scope`: the stored mapping of that value becomes REJECTED with its
+ * confidence halved; with none stored, a REJECTED mapping at confidence 0 is kept; a mapping to
+ * another value is left as is. Always records a MAPPING_REJECTED feedback.
+ */
+export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Actor, input: MappingInput): Promise<Fact> {
+  check(input);
+  const { fact, written } = await em.transactional(async (tx) => {
+    const before = await current(tx, actor.orgId, input.scope, input.key);
+    let row: FactRow;
+    if (before && before.value !== input.value) {
+      row = before;
+    } else {
+      [row] = await tx.execute<FactRow[]>(
+        `INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count, created_at, updated_at)
+         VALUES (gen_random_uuid(), ?, 'mappings', ?, 'mapping', ?, ?, ?, 'REJECTED', 0, 0, now(), now())
+         ON CONFLICT (org_id, scope, key) WHERE bank_id = 'mappings' DO UPDATE SET
+           status = 'REJECTED', confidence = f.confidence / 2, updated_at = now()
+         WHERE f.value = EXCLUDED.value
+         RETURNING ${FACT_COLUMNS}`,
+        [actor.orgId, `${input.key} -> ${input.value}`, input.scope, input.key, input.value],
+      );
+      row ??= (await current(tx, actor.orgId, input.scope, input.key))!;
+    }
+    const written = await writeFeedback(tx, actor.orgId, {
+      episodeId: null, episodeField: 'input', agentId: null, sessionId: null, executionId: null,
+      actorId: actor.apiKeyId, actorUserId: input.actorUserId ?? null, feedbackType: 'REJECTION', rating: null, score: null, corrections: null,
+      eventType: 'MAPPING_REJECTED', entityType: 'mapping', entityId: row.id,
+      before: { ...stateOf(before), scope: input.scope, key: input.key }, after: { ...stateOf(row), scope: input.scope, key: input.key },
+      meta: { rejectedValue: input.value },
+      createdAt: new Date(),
+    });
+    return { fact: factFromRow(row), written };
+  });
+  await publishFeedback(bus, actor.orgId, written);
+  return fact;
+}
+
+/** The confirmed mapping of a scope and key, or null. Records nothing (FR-015). */
+export async function resolveMapping(em: EntityManager, orgId: string, scope: string, key: string): Promise<Fact | null> {
+  text('scope', scope, 200, { required: true });
+  text('key', key, 200, { required: true });
+  const [row] = await em.execute<FactRow[]>(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = 'mappings' AND f.scope = ? AND f.key = ? AND f.status = 'CONFIRMED'`, [orgId, scope, key]);
+  return row ? factFromRow(row) : null;
+}

@@ -1,2 +1,4 @@
+import { MemoryResolver } from './memory.resolver';
+
 export const memoryEntities: Function[] = [];
-export const memoryResolvers: Function[] = [];
+export const memoryResolvers: Function[] = [MemoryResolver];

@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { loadConfig } from '../config';
 import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
+import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory/lifecycle.service';
 import type { Logger } from '../core/logger';
 import { parseId } from '../core/ids';
 import { createApiKey, createOrganization, getOrganization } from '../modules/orgs/orgs.service';
@@ -31,9 +33,18 @@ export const commands: Record<string, Command> = {
     return { orgId, token };
   },
 
+  // retention and forgetting for every organization, with the defaults (for a cron or a scheduler)
   maintain: async (em, _args, log) => {
+    const lambda = loadConfig().decayLambda;
+    let feedbackDeleted = 0;
+    let episodesDeleted = 0;
+    const orgs = await em.execute<{ id: string }[]>('SELECT id FROM organizations ORDER BY id');
+    for (const { id } of orgs) {
+      feedbackDeleted += await purgeExpiredFeedback(em, id);
+      episodesDeleted += (await forgetEpisodes(em, id, lambda, {})).deleted;
+    }
     const idempotencyKeysDeleted = await purgeExpiredIdempotencyKeys(em);
-    log.info({ idempotencyKeysDeleted }, 'maintenance done');
-    return { idempotencyKeysDeleted };
+    log.info({ organizations: orgs.length, feedbackDeleted, episodesDeleted, idempotencyKeysDeleted }, 'maintenance done');
+    return { organizations: orgs.length, feedbackDeleted, episodesDeleted, idempotencyKeysDeleted };
   },
 };

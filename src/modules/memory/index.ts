@@ -1,4 +1,5 @@
+import { LifecycleResolver } from './lifecycle.resolver';
 import { MemoryResolver } from './memory.resolver';
 
 export const memoryEntities: Function[] = [];
-export const memoryResolvers: Function[] = [MemoryResolver];
+export const memoryResolvers: Function[] = [MemoryResolver, LifecycleResolver];

@@ -1,0 +1,97 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput } from '../../core/errors';
+
+export interface ForgetOptions {
+  decayThreshold?: number | null;
+  maxAgeDays?: number | null;
+  dryRun?: boolean | null;
+}
+
+export interface ForgetOutcome {
+  examined: number;
+  deleted: number;
+  preserved: number;
+  deletedIds: string[];
+}
+
+const BATCH = 1000;
+const MAX_DRY_RUN_IDS = 10_000;
+
+/** decayScore of SPEC 4.6 in SQL (alias `e`); the TypeScript twin is episodes/decay.ts. */
+export const DECAY_SQL = `(exp(-?::float8 * greatest(0, extract(epoch FROM now() - e.created_at)) / 86400)
+  * CASE WHEN e.accepted IS FALSE THEN 0.6 ELSE 1 END * CASE WHEN e.overall_score < 0.5 THEN 0.7 ELSE 1 END)`;
+const PROTECTED = '(e.accepted IS TRUE AND e.overall_score > 0.85)';
+const DOOMED = `(${DECAY_SQL} < ?::float8 OR (e.created_at < now() - ?::int * interval '1 day' AND e.accepted IS NOT TRUE))`;
+
+function check(o: ForgetOptions): { threshold: number; maxAge: number; dryRun: boolean } {
+  const threshold = o.decayThreshold ?? 0.1;
+  const maxAge = o.maxAgeDays ?? 90;
+  if (!Number.isFinite(threshold) || threshold < 0 || threshold > 1) throw badInput('input.decayThreshold', 'decayThreshold must be 0..1');
+  if (!Number.isInteger(maxAge) || maxAge < 0) throw badInput('input.maxAgeDays', 'maxAgeDays must be an integer >= 0');
+  return { threshold, maxAge, dryRun: o.dryRun ?? false };
+}
+
+/**
+ * Selective forgetting (SPEC 4.6): deletes decayed or stale unaccepted episodes in batches of
+ * 1,000, each batch one statement (its own transaction): segments, outputs, fact links and
+ * judgements go with the episode; other feedback and canvas audits stay, unlinked. Nothing is
+ * loaded into memory but the counts, so it is safe to interrupt and to run again.
+ */
+export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: number, options: ForgetOptions): Promise<ForgetOutcome> {
+  const { threshold, maxAge, dryRun } = check(options);
+  const [counts] = await em.execute<{ examined: number; doomed: number; preserved: number }[]>(
+    `SELECT count(*)::int AS examined,
+            count(*) FILTER (WHERE NOT ${PROTECTED} AND ${DOOMED})::int AS doomed,
+            count(*) FILTER (WHERE ${PROTECTED} AND ${DOOMED})::int AS preserved
+       FROM episodes e WHERE e.org_id = ?`,
+    [lambda, threshold, maxAge, lambda, threshold, maxAge, orgId],
+  );
+  if (dryRun) {
+    const ids = await em.execute<{ id: string }[]>(
+      `SELECT e.id FROM episodes e WHERE e.org_id = ? AND NOT ${PROTECTED} AND ${DOOMED} ORDER BY e.created_at, e.id LIMIT ${MAX_DRY_RUN_IDS}`,
+      [orgId, lambda, threshold, maxAge],
+    );
+    return { examined: counts.examined, deleted: counts.doomed, preserved: counts.preserved, deletedIds: ids.map((r) => r.id) };
+  }
+  let deleted = 0;
+  for (;;) {
+    const [{ n }] = await em.execute<{ n: number }[]>(
+      `WITH b AS (SELECT e.id FROM episodes e WHERE e.org_id = ? AND NOT ${PROTECTED} AND ${DOOMED} LIMIT ${BATCH} FOR UPDATE SKIP LOCKED),
+       s AS (DELETE FROM episode_segments WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
+       o AS (DELETE FROM episode_outputs WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
+       f AS (DELETE FROM episode_facts WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
+       j AS (DELETE FROM feedback WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type = 'JUDGEMENT'),
+       u AS (UPDATE feedback SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type <> 'JUDGEMENT'),
+       c AS (UPDATE canvas_audits SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
+       d AS (DELETE FROM episodes WHERE org_id = ? AND id IN (SELECT id FROM b) RETURNING 1)
+       SELECT count(*)::int AS n FROM d`,
+      [orgId, lambda, threshold, maxAge, orgId, orgId, orgId, orgId, orgId, orgId, orgId],
+    );
+    deleted += n;
+    if (n < BATCH) break;
+  }
+  return { examined: counts.examined, deleted, preserved: counts.preserved, deletedIds: [] };
+}
+
+/**
+ * Deletes feedback older than the retention (seed 001 FR-019) in batches, taking each batch out of
+ * its episodes' counters and score sums in the same statement, so aggregates stay exact.
+ */
+export async function purgeExpiredFeedback(em: EntityManager, orgId: string, retentionDays = 365, batch = 5000): Promise<number> {
+  if (!Number.isInteger(retentionDays) || retentionDays < 1) throw badInput('retentionDays', 'retentionDays must be an integer >= 1');
+  let total = 0;
+  for (;;) {
+    const [{ n }] = await em.execute<{ n: number }[]>(
+      `WITH b AS (SELECT id FROM feedback WHERE org_id = ? AND created_at < now() - ?::int * interval '1 day' LIMIT ${batch} FOR UPDATE SKIP LOCKED),
+       d AS (DELETE FROM feedback f WHERE f.org_id = ? AND f.id IN (SELECT id FROM b) RETURNING f.episode_id, f.score),
+       agg AS (SELECT episode_id, count(*) AS n, coalesce(sum(score), 0) AS s, count(score) AS sc FROM d WHERE episode_id IS NOT NULL GROUP BY episode_id),
+       u AS (UPDATE episodes e SET feedback_count = e.feedback_count - agg.n, feedback_score_sum = e.feedback_score_sum - agg.s,
+                    feedback_score_count = e.feedback_score_count - agg.sc, updated_at = now()
+               FROM agg WHERE e.org_id = ? AND e.id = agg.episode_id)
+       SELECT count(*)::int AS n FROM d`,
+      [orgId, retentionDays, orgId, orgId],
+    );
+    total += n;
+    if (n < batch) return total;
+  }
+}

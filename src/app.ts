@@ -71,11 +71,17 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       db,
       bus,
       firstStart,
+      // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);
+      // failures are logged, and the drain still ends
       stop: () =>
         (stopping ??= (async () => {
-          await server.stop();
-          await bus.close();
-          await db.close();
+          for (const [step, run] of [['server', server.stop], ['event bus', bus.close], ['database', db.close]] as const) {
+            try {
+              await run();
+            } catch (err) {
+              log.error({ err, step }, 'shutdown step failed');
+            }
+          }
         })()),
     };
   } catch (err) {

@@ -42,14 +42,14 @@ describe('npm start with the embedded database', () => {
     first.child.kill('SIGTERM');
     first.child.kill('SIGTERM');
     expect((await ws.closed).code).toBe(1001);
-    expect(await first.exited).toBe(0);
+    expect(await first.exited, first.stdout() + first.stderr()).toBe(0);
     expect(first.stdout()).toContain('"msg":"stopped"');
 
     const second = await spawnServer(env);
     expect(second.stdout()).not.toContain('ADMIN API token');
     for (const t of [token!, agent, line.token]) expect((await gql(url, ViewerDocument, {}, t)).errors).toBeUndefined();
     second.child.kill('SIGTERM');
-    expect(await second.exited).toBe(0);
+    expect(await second.exited, second.stdout() + second.stderr()).toBe(0);
   });
 });
 
@@ -69,7 +69,7 @@ describe('npm start with DATABASE_URL', () => {
     expect(metrics).toContain('graphql_operations_total{operation="Viewer",transport="http",outcome="ok"} 1');
     expect(metrics).toMatch(/db_pool_connections\{state="used"\}/);
     p.child.kill('SIGTERM');
-    expect(await p.exited).toBe(0);
+    expect(await p.exited, p.stdout() + p.stderr()).toBe(0);
 
     const cli = await runCli(['create-org', 'Second'], { DATABASE_URL: dbUrl });
     expect(cli.code).toBe(0);
@@ -86,7 +86,7 @@ describe('npm start with DATABASE_URL', () => {
     })();
     expect(n).toBe(2);
     again.child.kill('SIGTERM');
-    expect(await again.exited).toBe(0);
+    expect(await again.exited, again.stdout() + again.stderr()).toBe(0);
   });
 });
 

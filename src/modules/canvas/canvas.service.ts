@@ -1,9 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../core/errors';
-import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
 import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
-import { timeSortKey } from '../../core/keyset';
+import { keysetPage } from '../shared/keyset-page';
 import { occurredAt, since } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
 import { CANVAS_ACTIONS, canvasType } from './canvas-action';
@@ -58,7 +57,6 @@ export async function getCanvasAudit(em: EntityManager, orgId: string, id: strin
 
 /** A page of canvas audits, newest first, by keyset (created_at, id). */
 export async function listCanvasAudits(em: EntityManager, orgId: string, filter: CanvasAuditFilter | null | undefined, first?: number | null, after?: string | null) {
-  const n = pageSize(first);
   const where = ['c.org_id = ?'];
   const params: unknown[] = [orgId];
   const f = filter ?? {};
@@ -76,17 +74,5 @@ export async function listCanvasAudits(em: EntityManager, orgId: string, filter:
     where.push('c.created_at >= ?');
     params.push(since(f.timeRange, 'filter.timeRange').toISOString());
   }
-  if (after !== null && after !== undefined) {
-    const c = decodeCursor(after);
-    if (typeof c.sortValue !== 'string') throw badInput('after', 'after is not a cursor returned by this API');
-    where.push('(c.created_at, c.id) < (?::timestamptz, ?::uuid)');
-    params.push(c.sortValue, c.id);
-  }
-  const rows = await em.execute<(CanvasRow & { sort_key: string })[]>(
-    `SELECT ${CANVAS_COLUMNS}, ${timeSortKey('c.created_at')} AS sort_key FROM canvas_audits c
-      WHERE ${where.join(' AND ')} ORDER BY c.created_at DESC, c.id DESC LIMIT ${n + 1}`,
-    params,
-  );
-  const edges = rows.slice(0, n).map((r) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: canvasFromRow(r) }));
-  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  return keysetPage<CanvasRow & { id: string }, CanvasAudit>(em, { columns: CANVAS_COLUMNS, table: 'canvas_audits', alias: 'c', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(canvasFromRow) });
 }

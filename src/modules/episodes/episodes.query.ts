@@ -1,8 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badInput } from '../../core/errors';
-import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
 import { isUuid, parseId } from '../../core/ids';
-import { timeSortKey } from '../../core/keyset';
+import { keysetPage } from '../shared/keyset-page';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
 import { canvasType } from '../canvas/canvas-action';
@@ -76,19 +74,6 @@ export function episodeConditions(orgId: string, filter: EpisodeFilter | null | 
 
 /** A page of episodes, newest first, by keyset (created_at, id). */
 export async function listEpisodes(em: EntityManager, orgId: string, filter: EpisodeFilter | null | undefined, first?: number | null, after?: string | null) {
-  const n = pageSize(first);
   const { where, params } = episodeConditions(orgId, filter);
-  if (after !== null && after !== undefined) {
-    const c = decodeCursor(after);
-    if (typeof c.sortValue !== 'string') throw badInput('after', 'after is not a cursor returned by this API');
-    where.push('(e.created_at, e.id) < (?::timestamptz, ?::uuid)');
-    params.push(c.sortValue, c.id);
-  }
-  const rows = await em.execute<(EpisodeRow & { sort_key: string })[]>(
-    `SELECT ${EPISODE_COLUMNS}, ${timeSortKey('e.created_at')} AS sort_key FROM episodes e
-      WHERE ${where.join(' AND ')} ORDER BY e.created_at DESC, e.id DESC LIMIT ${n + 1}`,
-    params,
-  );
-  const edges = rows.slice(0, n).map((r) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: episodeFromRow(r) }));
-  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  return keysetPage<EpisodeRow, Episode>(em, { columns: EPISODE_COLUMNS, table: 'episodes', alias: 'e', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(episodeFromRow) });
 }

@@ -1,7 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
-import { timeSortKey } from '../../core/keyset';
+import { keysetPage } from '../shared/keyset-page';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { pgArray } from '../../core/sql';
@@ -24,7 +23,6 @@ export async function getFact(em: EntityManager, orgId: string, id: string): Pro
 
 /** A keyset page of facts, newest first (`created_at desc, id desc`). */
 export async function listFacts(em: EntityManager, orgId: string, filter: FactFilter | null | undefined, first: number | null | undefined, after: string | null | undefined) {
-  const n = pageSize(first);
   const where: string[] = ['f.org_id = ?'];
   const params: unknown[] = [orgId];
   const eq = (column: string, field: string, value: string | null | undefined) => {
@@ -41,21 +39,8 @@ export async function listFacts(em: EntityManager, orgId: string, filter: FactFi
     where.push('f.status = ANY(?::text[])');
     params.push(pgArray(filter.statuses));
   }
-  if (after !== null && after !== undefined) {
-    const c = decodeCursor(after);
-    if (typeof c.sortValue !== 'string') throw badInput('after', 'after is not a cursor returned by this API');
-    where.push('(f.created_at, f.id) < (?::timestamptz, ?::uuid)');
-    params.push(c.sortValue, c.id);
-  }
-  // the cursor keeps the microseconds PostgreSQL stores (a JS Date would round them away)
-  const rows = await em.execute<(FactRow & { sort_key: string })[]>(
-    `SELECT ${FACT_COLUMNS}, ${timeSortKey('f.created_at')} AS sort_key
-     FROM facts f WHERE ${where.join(' AND ')} ORDER BY f.created_at DESC, f.id DESC LIMIT ${n + 1}`,
-    params,
-  );
   const now = new Date();
-  const edges = rows.slice(0, n).map((r) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: factFromRow(r, now) }));
-  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  return keysetPage<FactRow, Fact>(em, { columns: FACT_COLUMNS, table: 'facts', alias: 'f', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map((r) => factFromRow(r, now)) });
 }
 
 interface UpsertRow {

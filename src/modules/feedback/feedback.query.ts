@@ -1,14 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badInput } from '../../core/errors';
-import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
 import { isUuid, parseId } from '../../core/ids';
-import { timeSortKey } from '../../core/keyset';
+import { keysetPage } from '../shared/keyset-page';
 import { pgArray } from '../../core/sql';
 import { since } from '../../core/time-range';
 import { limit as checkLimit, numberIn, text } from '../../core/validate';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
 import type { Episode } from '../episodes/episode.type';
-import { FINGERPRINT } from './feedback.service';
+import { checkFingerprint } from '../learning/layout.service';
 import type { FeedbackFilter } from './feedback.inputs';
 import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';
@@ -21,7 +19,6 @@ export async function getFeedback(em: EntityManager, orgId: string, id: string):
 
 /** A page of feedback, newest first, by keyset (created_at, id). */
 export async function listFeedback(em: EntityManager, orgId: string, filter: FeedbackFilter | null | undefined, first?: number | null, after?: string | null) {
-  const n = pageSize(first);
   const where = ['fb.org_id = ?'];
   const params: unknown[] = [orgId];
   const f = filter ?? {};
@@ -42,7 +39,7 @@ export async function listFeedback(em: EntityManager, orgId: string, filter: Fee
     params.push(pgArray(f.eventTypes));
   }
   if (f.layoutFingerprint) {
-    if (!FINGERPRINT.test(f.layoutFingerprint)) throw badInput('filter.layoutFingerprint', 'layoutFingerprint must be 64 lower-case hex characters');
+    checkFingerprint('filter.layoutFingerprint', f.layoutFingerprint);
     where.push('fb.layout_fingerprint = ?');
     params.push(f.layoutFingerprint);
   }
@@ -50,19 +47,7 @@ export async function listFeedback(em: EntityManager, orgId: string, filter: Fee
     where.push('fb.created_at >= ?');
     params.push(since(f.timeRange, 'filter.timeRange').toISOString());
   }
-  if (after !== null && after !== undefined) {
-    const c = decodeCursor(after);
-    if (typeof c.sortValue !== 'string') throw badInput('after', 'after is not a cursor returned by this API');
-    where.push('(fb.created_at, fb.id) < (?::timestamptz, ?::uuid)');
-    params.push(c.sortValue, c.id);
-  }
-  const rows = await em.execute<(FeedbackRow & { sort_key: string })[]>(
-    `SELECT ${FEEDBACK_COLUMNS}, ${timeSortKey('fb.created_at')} AS sort_key FROM feedback fb
-      WHERE ${where.join(' AND ')} ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${n + 1}`,
-    params,
-  );
-  const edges = rows.slice(0, n).map((r) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: feedbackFromRow(r) }));
-  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  return keysetPage<FeedbackRow, Feedback>(em, { columns: FEEDBACK_COLUMNS, table: 'feedback', alias: 'fb', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(feedbackFromRow) });
 }
 
 /** Episodes of an agent whose aggregate feedback is at least `minFeedbackScore`, newest first. */

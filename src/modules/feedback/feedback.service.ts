@@ -5,6 +5,7 @@ import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
 import { occurredAt } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
+import { checkFingerprint } from '../learning/layout.service';
 import { reduceCorrection } from './correction-reduce';
 import { FEEDBACK_TYPES, feedbackScore } from './feedback-score';
 import type { CorrectionInput, SubmitFeedbackInput } from './feedback.inputs';
@@ -16,7 +17,6 @@ export interface Actor {
 }
 
 const EVENT_TYPE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
-export const FINGERPRINT = /^[0-9a-f]{64}$/;
 
 function checkRating(type: SubmitFeedbackInput['feedbackType'], rating: number | null | undefined): void {
   if (rating !== null && rating !== undefined && (!Number.isInteger(rating) || rating < 1 || rating > 5)) throw badInput('input.rating', 'rating must be an integer 1..5');
@@ -66,7 +66,7 @@ export async function recordCorrection(em: EntityManager, bus: EventBus, actor: 
   const meta = jsonObject('input.meta', input.meta);
   text('input.corrections', input.corrections, 4000);
   for (const f of ['entityType', 'entityId', 'agentId', 'sessionId', 'executionId', 'documentId', 'actorUserId'] as const) text(`input.${f}`, input[f], 200);
-  if (input.layoutFingerprint && !FINGERPRINT.test(input.layoutFingerprint)) throw badInput('input.layoutFingerprint', 'layoutFingerprint must be 64 lower-case hex characters');
+  if (input.layoutFingerprint) checkFingerprint('input.layoutFingerprint', input.layoutFingerprint);
   const reduced = reduceCorrection(before, after, meta);
   if (!reduced) throw new AppError('PAYLOAD_TOO_LARGE', 'before/after exceed 10 KB even when reduced to the changed keys', 'input.before');
   const createdAt = occurredAt(input.occurredAt, 'input.occurredAt');

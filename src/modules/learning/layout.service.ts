@@ -1,9 +1,8 @@
 import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
-import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
 import { idempotent } from '../../core/idempotency';
-import { timeSortKey } from '../../core/keyset';
+import { keysetPage } from '../shared/keyset-page';
 import { pgArray } from '../../core/sql';
 import { numberIn, text } from '../../core/validate';
 import type { LoaderFactory } from '../../graphql/loaders';
@@ -118,22 +117,8 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
 
 /** Layout profiles, most recently seen first, by keyset (last_seen_at, id). */
 export async function listProfiles(em: EntityManager, orgId: string, first?: number | null, after?: string | null) {
-  const n = pageSize(first);
-  const where = ['p.org_id = ?'];
-  const params: unknown[] = [orgId];
-  if (after !== null && after !== undefined) {
-    const c = decodeCursor(after);
-    if (typeof c.sortValue !== 'string') throw badInput('after', 'after is not a cursor returned by this API');
-    where.push('(p.last_seen_at, p.id) < (?::timestamptz, ?::uuid)');
-    params.push(c.sortValue, c.id);
-  }
-  const rows = await em.execute<(ProfileRow & { sort_key: string })[]>(
-    `SELECT ${PROFILE_COLUMNS}, ${timeSortKey('p.last_seen_at')} AS sort_key FROM layout_profiles p
-      WHERE ${where.join(' AND ')} ORDER BY p.last_seen_at DESC, p.id DESC LIMIT ${n + 1}`,
-    params,
-  );
-  const page = rows.slice(0, n);
-  const profiles = await profilesFromRows(em, orgId, page);
-  const edges = page.map((r, i) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: profiles[i] }));
-  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  return keysetPage<ProfileRow, LayoutProfile>(em, {
+    columns: PROFILE_COLUMNS, table: 'layout_profiles', alias: 'p', sortColumn: 'last_seen_at', where: ['p.org_id = ?'], params: [orgId], first, after,
+    toNodes: (rows) => profilesFromRows(em, orgId, rows),
+  });
 }

@@ -93,12 +93,12 @@ describe('forgetEpisodes', () => {
     expect(fieldOf(await gql(s.url, ForgetEpisodesDocument, { input: { maxAgeDays: -1 } }, o.token))).toBe('input.maxAgeDays');
   });
 
-  it('forgets 20,000 of 40,000 seeded episodes in batches while reads keep being served, touching no other organization', async () => {
+  it('forgets 100,000 of 200,000 seeded episodes in batches while reads keep being served, touching no other organization', async () => {
     const o = await s.createOrg('bulk');
     const other = await s.createOrg('bystander');
     await sql(
       `INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at, accepted)
-       SELECT gen_random_uuid(), ?, 'bulk', now() - CASE WHEN g % 2 = 0 THEN 200 ELSE 1 END * interval '1 day', now(), NULL FROM generate_series(1, 40000) g`,
+       SELECT gen_random_uuid(), ?, 'bulk', now() - CASE WHEN g % 2 = 0 THEN 200 ELSE 1 END * interval '1 day', now(), NULL FROM generate_series(1, 200000) g`,
       [o.orgId],
     );
     await sql(`INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at) SELECT gen_random_uuid(), ?, 'bulk', now() - interval '300 days', now() FROM generate_series(1, 100)`, [other.orgId]);
@@ -118,7 +118,7 @@ describe('forgetEpisodes', () => {
     done = true;
     await reader;
     console.log(`forgetEpisodes: ${run.deleted} episodes in ${seconds.toFixed(2)} s (${Math.round(run.deleted / seconds)} per second), ${reads} concurrent reads`);
-    expect(run).toMatchObject({ examined: 40_000, deleted: 20_000, preserved: 0 });
+    expect(run).toMatchObject({ examined: 200_000, deleted: 100_000, preserved: 0 });
     expect(readErrors).toBe(0);
     expect(reads).toBeGreaterThan(0);
     expect((await sql('SELECT count(*)::int AS n FROM episodes WHERE org_id = ?', [other.orgId]))[0].n).toBe(100);

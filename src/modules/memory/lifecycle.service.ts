@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
+import { timeSortKey } from '../../core/keyset';
 
 export interface ForgetOptions {
   decayThreshold?: number | null;
@@ -54,21 +55,28 @@ export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: n
     return { examined: counts.examined, deleted: counts.doomed, preserved: counts.preserved, deletedIds: ids.map((r) => r.id) };
   }
   let deleted = 0;
+  // walk the episodes once in (created_at, id) order, so kept episodes are not re-read by every batch
+  let after: { at: string; id: string } = { at: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
   for (;;) {
-    const [{ n }] = await em.execute<{ n: number }[]>(
-      `WITH b AS (SELECT e.id FROM episodes e WHERE e.org_id = ? AND NOT ${PROTECTED} AND ${DOOMED} LIMIT ${BATCH} FOR UPDATE SKIP LOCKED),
+    const [r] = await em.execute<{ n: number; seen: number; last_at: string | null; last_id: string | null }[]>(
+      `WITH w AS (SELECT e.id, e.created_at, NOT ${PROTECTED} AND ${DOOMED} AS doomed FROM episodes e
+                   WHERE e.org_id = ? AND (e.created_at, e.id) > (?::timestamptz, ?::uuid)
+                   ORDER BY e.created_at, e.id LIMIT ${BATCH * 10}),
+       b AS (SELECT e.id FROM episodes e WHERE e.org_id = ? AND e.id IN (SELECT id FROM w WHERE doomed) FOR UPDATE SKIP LOCKED),
        s AS (DELETE FROM episode_segments WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
        o AS (DELETE FROM episode_outputs WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
        f AS (DELETE FROM episode_facts WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
        j AS (DELETE FROM feedback WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type = 'JUDGEMENT'),
        u AS (UPDATE feedback SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type <> 'JUDGEMENT'),
        c AS (UPDATE canvas_audits SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
-       d AS (DELETE FROM episodes WHERE org_id = ? AND id IN (SELECT id FROM b) RETURNING 1)
-       SELECT count(*)::int AS n FROM d`,
-      [orgId, lambda, threshold, maxAge, orgId, orgId, orgId, orgId, orgId, orgId, orgId],
+       d AS (DELETE FROM episodes WHERE org_id = ? AND id IN (SELECT id FROM b) RETURNING 1),
+       last AS (SELECT ${timeSortKey('w.created_at')} AS at, w.id FROM w ORDER BY w.created_at DESC, w.id DESC LIMIT 1)
+       SELECT (SELECT count(*) FROM d)::int AS n, (SELECT count(*) FROM w)::int AS seen, (SELECT at FROM last) AS last_at, (SELECT id FROM last) AS last_id`,
+      [lambda, threshold, maxAge, orgId, after.at, after.id, orgId, orgId, orgId, orgId, orgId, orgId, orgId, orgId],
     );
-    deleted += n;
-    if (n < BATCH) break;
+    deleted += r.n;
+    if (r.seen < BATCH * 10 || !r.last_at || !r.last_id) break;
+    after = { at: r.last_at, id: r.last_id };
   }
   return { examined: counts.examined, deleted, preserved: counts.preserved, deletedIds: [] };
 }

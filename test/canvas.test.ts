@@ -26,7 +26,9 @@ afterAll(() => s?.close());
 
 const record = (input: Record<string, unknown>, token = a.token) => gqlOk(s.url, RecordEpisodeDocument, { input: input as never }, token).then((r) => r.recordEpisode);
 const act = (input: Record<string, unknown>, token = a.token) => gqlOk(s.url, RecordCanvasActionDocument, { input: input as never }, token).then((r) => r.recordCanvasAction);
-const ago = (seconds: number) => new Date(Date.now() - seconds * 1000).toISOString();
+// one fixed instant, so the spacing of events never depends on how fast the requests run
+const BASE = Date.now();
+const ago = (seconds: number) => new Date(BASE - seconds * 1000).toISOString();
 
 describe('recordCanvasAction', () => {
   it('links to the episode given and counts exactly under 50 concurrent actions', async () => {

@@ -116,7 +116,7 @@ async function seedLearning(c: pg.ClientBase, orgId: string, p: SeedPlan): Promi
   await c.query(
     `INSERT INTO feedback (id, org_id, created_at, agent_id, actor_id, feedback_type, event_type, entity_type, entity_id, document_id,
                            layout_fingerprint, before, after, meta)
-     SELECT gen_random_uuid(), $1, now() - (g::float8 / $2::int) * interval '90 days', 'agent-' || (g % 10), $4,
+     SELECT gen_random_uuid(), $1, now() - ((g - 1)::float8 / $2::int) * interval '90 days', 'agent-' || (g % 10), $4,
             CASE WHEN g % 10 < 8 THEN 'CORRECTION' WHEN g % 10 = 8 THEN 'CONFIRMATION' ELSE 'REJECTION' END,
             (ARRAY['EXTRACTION_LINE_CORRECTED','EXTRACTION_FIELD_CORRECTED','EXTRACTION_FIELD_CORRECTED','EXTRACTION_LINE_CORRECTED',
                    'EXTRACTION_FIELD_CORRECTED','EXTRACTION_LINE_CORRECTED','EXTRACTION_FIELD_CORRECTED','EXTRACTION_LINE_CORRECTED',

@@ -88,8 +88,15 @@ describe('benchmark smoke run (scale 0.01)', () => {
     expect(eps.edges[0].segments).toHaveLength(10);
     expect(eps.edges[0].canvasContext).toHaveLength(5);
     expect(eps.edges[0].feedbackContext).toHaveLength(3);
-    const fb = (await post('feedback-hot', { variables: v('feedback-hot') })).json.data;
-    expect(fb.episode.feedback_count).toBe(4);
+    const counters = `SELECT feedback_count, feedback_score_count, feedback_score_sum FROM episodes WHERE id = $1`;
+    const was = (await db.query(counters, [data.hotEpisodeId])).rows[0];
+    const fb = (await post('feedback-hot', { variables: v('feedback-hot') })).json.data; // RATING 4 -> +0.5
+    expect(fb.episode.feedback_count).toBe(was.feedback_count + 1);
+    expect((await db.query(counters, [data.hotEpisodeId])).rows[0]).toEqual({
+      feedback_count: was.feedback_count + 1,
+      feedback_score_count: was.feedback_score_count + 1,
+      feedback_score_sum: was.feedback_score_sum + 0.5,
+    });
     const few = (await post('few-shot', { variables: v('few-shot') })).json.data;
     expect(few.examples).toHaveLength(3);
     const recall = (await post('recall', { variables: v('recall') })).json.data;

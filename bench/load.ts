@@ -41,20 +41,33 @@ export async function measure(t: Target, body: (i: number) => string, opts: { co
     });
   if (opts.warmup > 0) await run(opts.warmup);
   errors = 0;
-  // statement counters of the servers are read around the window; in-flight requests at its edges
-  // make the per-request figure approximate to a fraction of a statement
-  const before = await t.statements();
+  // the server finishes requests still in flight when a window ends: wait until its statement
+  // counter stands still, and divide by the requests sent (completed or in flight at the end)
+  const before = await settled(t);
   const r = await run(opts.duration);
-  const after = await t.statements();
+  const after = await settled(t);
   const total = r.requests.total as number;
+  const sent = (r.requests.sent as number) || total;
   return {
     requests: total,
     rps: total / (r.duration as number),
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: errors + (r.errors as number),
-    statementsPerRequest: total > 0 ? (after - before) / total : null,
+    statementsPerRequest: sent > 0 ? (after - before) / sent : null,
   };
+}
+
+/** The server's statement count once it has stopped changing (its in-flight requests are done). */
+async function settled(t: Target): Promise<number> {
+  let last = await t.statements();
+  for (let k = 0; k < 100; k++) {
+    await new Promise((r) => setTimeout(r, 150));
+    const now = await t.statements();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
 }
 
 /** One request, for checking that a scenario answers without errors before loading it. */

@@ -150,16 +150,18 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const i = v.input;
       const w = i.boostByUsefulness ? (i.usefulnessWeight ?? 0.3) : 0;
       return q(
-        `SELECT * FROM (
-           SELECT id, text, sem, u, (1 - $5::float8) * sem + $5::float8 * u AS final FROM (
-             SELECT f.id, f.text,
-                    CASE WHEN f.embedding IS NOT NULL AND $3::float8[] IS NOT NULL THEN GREATEST(0, (
-                      SELECT sum(a * b) / NULLIF(sqrt(sum(a * a)) * sqrt(sum(b * b)), 0) FROM unnest(f.embedding, $3::float8[]) t(a, b)))
-                    ELSE word_similarity($4, f.text) END AS sem,
-                    0.5 + (f.usefulness - 0.5) * power(0.95, EXTRACT(EPOCH FROM now() - COALESCE(f.last_signal_at, now())) / 86400 / 7) AS u
-               FROM facts f WHERE f.org_id = $1 AND f.bank_id = $2) s) r
-          WHERE u >= $6 ORDER BY final DESC LIMIT $7`,
-        [orgId, i.bankId, `{${(i.queryEmbedding ?? []).join(',')}}`, i.query, w, i.minUsefulness ?? 0, i.limit ?? 10],
+        `WITH q AS (SELECT $3::float8[] AS qe, $4::text AS qtext, now() AS t),
+         scored AS (
+           SELECT f.id,
+                  CASE WHEN q.qe IS NOT NULL AND f.embedding IS NOT NULL THEN GREATEST(0.0::float8, (
+                    SELECT CASE WHEN sum(x * x) = 0 OR sum(y * y) = 0 THEN 0.0::float8 ELSE sum(x * y) / sqrt(sum(x * x) * sum(y * y)) END
+                      FROM (SELECT unnest(f.embedding) AS x, unnest(q.qe) AS y) u))
+                  ELSE word_similarity(q.qtext, f.text)::float8 END AS sem,
+                  0.5 + (f.usefulness - 0.5) * power(0.95, EXTRACT(EPOCH FROM q.t - COALESCE(f.last_signal_at, q.t)) / 86400 / 7) AS u
+             FROM facts f CROSS JOIN q WHERE f.org_id = $1 AND f.bank_id = $2 AND f.text <> ''),
+         top AS (SELECT scored.*, (1 - $5::float8) * sem + $5::float8 * u AS final FROM scored WHERE u >= $6 ORDER BY final DESC, id LIMIT $7)
+         SELECT f.id, f.text, f.usefulness, top.sem, top.u, top.final FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
+        [orgId, i.bankId, i.queryEmbedding ? `{${i.queryEmbedding.join(',')}}` : null, i.query, w, i.minUsefulness ?? 0, i.limit ?? 10],
       );
     },
     'memory-context': async (orgId, v) => {

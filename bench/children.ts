@@ -12,9 +12,12 @@ export interface Child {
   stop(): Promise<void>;
 }
 
-/** Forks dist/bench/<script>.js with `env`, waits for its `ready` message (with the port it listens on). */
+/** Forks dist/bench/<script>.js with `env` (with BENCH_CPU_PROF=<dir>, each server writes a V8 CPU profile there), waits for its `ready` message (with the port it listens on). */
 export async function startChild(name: string, script: string, env: Record<string, string>): Promise<Child> {
-  const proc = fork(join(__dirname, `${script}.js`), [], { env: { ...process.env, ...env }, stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const proc = fork(join(__dirname, `${script}.js`), [], {
+    env: { ...process.env, ...env },
+    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
   const port = await new Promise<number>((resolve, reject) => {
     proc.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
     proc.on('message', (m: any) => m?.type === 'ready' && resolve(m.port));

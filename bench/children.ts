@@ -1,0 +1,59 @@
+import { fork, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+export interface Child {
+  name: string;
+  port: number;
+  proc: ChildProcess;
+  statements(): Promise<number>;
+  /** peak resident set size in MB (VmHWM), null where /proc is not available */
+  peakRssMb(): number | null;
+  stop(): Promise<void>;
+}
+
+/** Forks dist/bench/<script>.js with `env` (with BENCH_CPU_PROF=<dir>, each server writes a V8 CPU profile there), waits for its `ready` message (with the port it listens on). */
+export async function startChild(name: string, script: string, env: Record<string, string>): Promise<Child> {
+  const proc = fork(join(__dirname, `${script}.js`), [], {
+    env: { ...process.env, ...env },
+    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : process.execArgv,
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    proc.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
+    proc.on('message', (m: any) => m?.type === 'ready' && resolve(m.port));
+  });
+  proc.removeAllListeners('exit');
+  return {
+    name,
+    port,
+    proc,
+    statements: () =>
+      new Promise<number>((resolve) => {
+        const on = (m: any) => {
+          if (m?.type !== 'stats') return;
+          proc.off('message', on);
+          resolve(m.statements);
+        };
+        proc.on('message', on);
+        proc.send({ type: 'stats' });
+      }),
+    peakRssMb: () => {
+      try {
+        const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${proc.pid}/status`, 'utf8'));
+        return kb ? Math.round(Number(kb[1]) / 1024) : null;
+      } catch {
+        return null;
+      }
+    },
+    stop: () =>
+      new Promise<void>((resolve) => {
+        if (proc.exitCode !== null) return resolve();
+        const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+        proc.once('exit', () => {
+          clearTimeout(timer);
+          resolve();
+        });
+        proc.kill('SIGTERM');
+      }),
+  };
+}

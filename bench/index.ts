@@ -1,0 +1,172 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { createLogger } from '../src/core/logger';
+import { startEmbedded } from '../src/db/embedded';
+import { startChild, type Child } from './children';
+import { runFanOut, type FanOutResult } from './fanout';
+import { measure, once, type LoadResult, type Target } from './load';
+import { markdown, type Row } from './report';
+import { loadBenchData } from './data';
+import { fanOut, scenarios } from './scenarios';
+import { seed } from './seed';
+
+interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; only: string[] }
+
+function parseArgs(argv: string[]): Args {
+  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, only: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const [k, v] = [argv[i]!, argv[i + 1]];
+    const num = () => {
+      const n = Number(v);
+      if (!Number.isFinite(n) || n < 0) throw new Error(`${k} expects a number`);
+      i++;
+      return n;
+    };
+    if (k === '--scale') a.scale = num();
+    else if (k === '--duration') a.duration = num();
+    else if (k === '--warmup') a.warmup = num();
+    else if (k === '--connections') a.connections = num();
+    else if (k === '--subscribers') a.subscribers = num();
+    else if (k === '--events') a.events = num();
+    else if (k === '--only') (a.only = (v ?? '').split(',')), i++;
+    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --only)`);
+  }
+  return a;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve) => {
+    const s = createServer().listen(0, '127.0.0.1', () => {
+      const p = (s.address() as { port: number }).port;
+      s.close(() => resolve(p));
+    });
+  });
+
+/** A fresh database: on BENCH_DATABASE_URL's server when set, else an embedded PostgreSQL in a temp dir. */
+async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> {
+  const admin = process.env.BENCH_DATABASE_URL;
+  if (admin) {
+    const name = `memory_loop_bench_${Date.now()}`;
+    const c = new pg.Client({ connectionString: admin });
+    await c.connect();
+    await c.query(`CREATE DATABASE ${name}`);
+    await c.end();
+    const u = new URL(admin);
+    u.pathname = '/' + name;
+    return {
+      url: u.toString(),
+      close: async () => {
+        const d = new pg.Client({ connectionString: admin });
+        await d.connect();
+        await d.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await d.end();
+      },
+    };
+  }
+  const dir = mkdtempSync(join(tmpdir(), 'memory-loop-bench-'));
+  const db = await startEmbedded(dir, await freePort(), createLogger('warn', 2));
+  return { url: db.url, close: async () => { await db.stop(); rmSync(dir, { recursive: true, force: true }); } };
+}
+
+async function rootFields(url: string, token: string): Promise<Set<string>> {
+  const q = `{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }`;
+  const r: any = await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: q }) })).json();
+  const s = r.data.__schema;
+  const names = new Set<string>();
+  for (const [t, k] of [['Query', 'queryType'], ['Mutation', 'mutationType'], ['Subscription', 'subscriptionType']] as const)
+    for (const f of s[k]?.fields ?? []) names.add(`${t}.${f.name}`);
+  return names;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const poolMax = String(Number(process.env.DB_POOL_MAX ?? 10));
+  const token = `ml_${randomBytes(24).toString('hex')}`;
+  const children: Child[] = [];
+  const db = await openDatabase();
+  try {
+    const gqlEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'development', REDIS_URL: '' };
+    const gql = await startChild('graphql', 'graphql-server', gqlEnv);
+    children.push(gql);
+    const c = new pg.Client({ connectionString: db.url });
+    await c.connect();
+    const orgId = (await c.query(`SELECT id FROM organizations WHERE name = 'bench'`)).rows[0].id as string;
+    await c.end();
+    const seeded = await seed(db.url, args.scale, orgId);
+    console.log(`seeded scale ${args.scale} in ${(seeded.ms / 1000).toFixed(1)} s: ${JSON.stringify(seeded.plan)}`);
+    const data = await loadBenchData(db.url, seeded);
+    const raw = await startChild('raw', 'raw-server', { RAW_DATABASE_URL: db.url, DB_POOL_MAX: poolMax });
+    children.push(raw);
+    const gqlUrl = `http://127.0.0.1:${gql.port}/graphql`;
+    const fields = await rootFields(gqlUrl, token);
+    const rows: Row[] = [];
+    const load = { connections: args.connections, warmup: args.warmup, duration: args.duration };
+    for (const s of scenarios) {
+      if (args.only.length && !args.only.includes(s.id)) continue;
+      if (!fields.has(`${s.root.type}.${s.root.field}`)) {
+        console.log(`skip ${s.title}: the schema has no ${s.root.type}.${s.root.field} yet`);
+        rows.push({ scenario: s.title, skipped: `no ${s.root.type}.${s.root.field}` });
+        continue;
+      }
+      const body = (i: number) => JSON.stringify({ query: s.query, variables: s.variables(data, i) });
+      const targets: Target[] = [
+        { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, statements: gql.statements },
+        { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, statements: raw.statements },
+      ];
+      const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
+      let failed: string | null = null;
+      for (const t of targets) {
+        const check = await once(t, body(0));
+        if (!check.ok) {
+          failed = `${t.name} answered with an error: ${check.text.slice(0, 300)}`;
+          break;
+        }
+      }
+      if (failed) {
+        console.log(`skip ${s.title}: ${failed}`);
+        rows.push({ scenario: s.title, skipped: failed });
+        continue;
+      }
+      for (const t of targets) res[t.name] = await measure(t, body, load);
+      rows.push({ scenario: s.title, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
+      console.log(`done ${s.title}`);
+    }
+    const fan: Record<string, FanOutResult | string> = {};
+    if (!args.only.length || args.only.includes(fanOut.id)) {
+      if (!fields.has(`Subscription.${fanOut.root.field}`) || !fields.has('Mutation.submitFeedback')) {
+        fan.inProcess = 'skipped: the schema has no Subscription.feedbackAdded / Mutation.submitFeedback yet';
+        console.log(`skip 9 fan-out: ${fan.inProcess}`);
+      } else {
+        const fo = { token, episodeId: data.hotEpisodeId, subscribers: args.subscribers, events: args.events };
+        fan.inProcess = await runFanOut({ ...fo, subWsUrl: `ws://127.0.0.1:${gql.port}/graphql`, mutationUrl: gqlUrl });
+        if (process.env.REDIS_URL) {
+          const a = await startChild('graphql-a', 'graphql-server', { ...gqlEnv, REDIS_URL: process.env.REDIS_URL, MIGRATE_ON_START: 'false' });
+          const b = await startChild('graphql-b', 'graphql-server', { ...gqlEnv, REDIS_URL: process.env.REDIS_URL, MIGRATE_ON_START: 'false' });
+          children.push(a, b);
+          fan.redis = await runFanOut({ ...fo, subWsUrl: `ws://127.0.0.1:${b.port}/graphql`, mutationUrl: `http://127.0.0.1:${a.port}/graphql` });
+        } else fan.redis = 'skipped: REDIS_URL is not set';
+      }
+    }
+    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, fanOut: fan, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
+    const dir = join(__dirname, '..', '..', 'bench', 'results');
+    mkdirSync(dir, { recursive: true });
+    const file = join(dir, `${result.date.slice(0, 19).replaceAll(':', '-')}.json`);
+    writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+    console.log('\n' + markdown(result) + `\nwritten to ${file}`);
+  } finally {
+    for (const ch of children.reverse()) await ch.stop();
+    await db.close();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (err) => {
+    process.stderr.write(`bench failed: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,78 @@
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<any>;
+
+export interface Target {
+  name: 'graphql' | 'raw';
+  url: string;
+  headers: Record<string, string>;
+  /** SQL statements run by the server so far */
+  statements(): Promise<number>;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  statementsPerRequest: number | null;
+}
+
+/** One warm-up and one measured window against one server; the body of request i is `body(i)`. */
+export async function measure(t: Target, body: (i: number) => string, opts: { connections: number; warmup: number; duration: number }): Promise<LoadResult> {
+  let i = 0;
+  let errors = 0;
+  const run = (seconds: number) =>
+    autocannon({
+      url: t.url,
+      connections: opts.connections,
+      duration: seconds,
+      method: 'POST',
+      headers: { 'content-type': 'application/json', ...t.headers },
+      requests: [
+        {
+          method: 'POST',
+          setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body(i++) }),
+          onResponse: (status: number, resBody: string) => {
+            if (status !== 200 || resBody.includes('"errors"')) errors++;
+          },
+        },
+      ],
+    });
+  if (opts.warmup > 0) await run(opts.warmup);
+  errors = 0;
+  // the server finishes requests still in flight when a window ends: wait until its statement
+  // counter stands still, and divide by the requests sent (completed or in flight at the end)
+  const before = await settled(t);
+  const r = await run(opts.duration);
+  const after = await settled(t);
+  const total = r.requests.total as number;
+  const sent = (r.requests.sent as number) || total;
+  return {
+    requests: total,
+    rps: total / (r.duration as number),
+    p50: r.latency.p50,
+    p99: r.latency.p99,
+    errors: errors + (r.errors as number),
+    statementsPerRequest: sent > 0 ? (after - before) / sent : null,
+  };
+}
+
+/** The server's statement count once it has stopped changing (its in-flight requests are done). */
+async function settled(t: Target): Promise<number> {
+  let last = await t.statements();
+  for (let k = 0; k < 100; k++) {
+    await new Promise((r) => setTimeout(r, 150));
+    const now = await t.statements();
+    if (now === last) return now;
+    last = now;
+  }
+  return last;
+}
+
+/** One request, for checking that a scenario answers without errors before loading it. */
+export async function once(t: Target, body: string): Promise<{ ok: boolean; text: string }> {
+  const res = await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json', ...t.headers }, body });
+  const text = await res.text();
+  return { ok: res.status === 200 && !text.includes('"errors"'), text };
+}

@@ -1,0 +1,183 @@
+import type pg from 'pg';
+
+/** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
+export type Q = (sql: string, params: unknown[]) => Promise<any[]>;
+
+type Row = Record<string, any>;
+const groupBy = (rows: Row[], key: string) => {
+  const m = new Map<string, Row[]>();
+  for (const r of rows) {
+    const k = r[key];
+    let l = m.get(k);
+    if (!l) m.set(k, (l = []));
+    l.push(r);
+  }
+  return m;
+};
+
+const EP_COLS = `id, agent_id, title, created_at, canvas_action_count, feedback_count,
+  CASE WHEN feedback_score_count > 0 THEN feedback_score_sum / feedback_score_count END AS aggregate_feedback_score`;
+
+/** The context lists of some episodes: one statement per relation, as the DataLoaders do. */
+async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
+  if (eps.length === 0) return eps;
+  const ids = `{${eps.map((e) => e.id).join(',')}}`;
+  const [canvas, fb, segs] = await Promise.all([
+    q(`SELECT id, episode_id, canvas_type, action, created_at FROM canvas_audits WHERE org_id = $1 AND episode_id = ANY($2::uuid[]) ORDER BY created_at, id`, [orgId, ids]),
+    q(`SELECT id, episode_id, feedback_type, score, created_at FROM feedback WHERE org_id = $1 AND episode_id = ANY($2::uuid[]) ORDER BY created_at, id`, [orgId, ids]),
+    q(`SELECT id, episode_id, seq, role, content, token_estimate FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[]) ORDER BY seq`, [orgId, ids]),
+  ]);
+  const c = groupBy(canvas, 'episode_id');
+  const f = groupBy(fb, 'episode_id');
+  const s = groupBy(segs, 'episode_id');
+  return eps.map((e) => ({ ...e, canvasContext: c.get(e.id) ?? [], feedbackContext: f.get(e.id) ?? [], segments: s.get(e.id) ?? [] }));
+}
+
+async function submitFeedback(pool: pg.Pool, count: (n: number) => void, orgId: string, input: Row): Promise<Row> {
+  const c = await pool.connect();
+  try {
+    count(4);
+    await c.query('BEGIN');
+    const score = input.rating != null ? (input.rating - 3) / 2 : input.feedbackType === 'THUMBS_UP' ? 1 : input.feedbackType === 'THUMBS_DOWN' ? -1 : null;
+    const ep = await c.query(
+      `UPDATE episodes SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + COALESCE($3::float8, 0),
+              feedback_score_count = feedback_score_count + ($3::float8 IS NOT NULL)::int, updated_at = now()
+        WHERE org_id = $1 AND id = $2 RETURNING ${EP_COLS}`,
+      [orgId, input.episodeId, score],
+    );
+    if (ep.rowCount === 0) throw new Error('episode not found');
+    const fb = await c.query(
+      `INSERT INTO feedback (id, org_id, episode_id, agent_id, actor_id, feedback_type, rating, score)
+       VALUES (gen_random_uuid(), $1, $2, $3, '00000000-0000-4000-8000-000000000001', $4, $5, $6) RETURNING id, feedback_type, score, created_at`,
+      [orgId, input.episodeId, ep.rows[0].agent_id, input.feedbackType, input.rating ?? null, score],
+    );
+    await c.query('COMMIT');
+    return { feedback: fb.rows[0], episode: ep.rows[0] };
+  } catch (err) {
+    await c.query('ROLLBACK').catch(() => undefined);
+    throw err;
+  } finally {
+    c.release();
+  }
+}
+
+const ANALYTICS_TYPES = `feedback_type IN ('CORRECTION','CONFIRMATION','REJECTION')`;
+
+async function learningAnalytics(q: Q, orgId: string, v: Row): Promise<Row> {
+  const p = [orgId, v.start, v.end];
+  const range = `org_id = $1 AND created_at >= $2 AND created_at < $3 AND ${ANALYTICS_TYPES}`;
+  const [byDay, byType, fields, layouts, trend] = await Promise.all([
+    q(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS count FROM feedback WHERE ${range} GROUP BY 1 ORDER BY 1`, p),
+    q(`SELECT COALESCE(event_type, feedback_type) AS event_type, count(*)::int AS count FROM feedback WHERE ${range} GROUP BY 1 ORDER BY 2 DESC`, p),
+    q(`SELECT field, count(*)::int AS count FROM (
+         SELECT CASE WHEN event_type = 'EXTRACTION_FIELD_CORRECTED' THEN ARRAY[after->>'field']
+                     ELSE ARRAY(SELECT k FROM jsonb_object_keys(COALESCE(after, '{}')) k WHERE before->k IS DISTINCT FROM after->k) END AS fields
+           FROM feedback WHERE ${range} AND feedback_type = 'CORRECTION') x, unnest(x.fields) field
+        WHERE field IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`, p),
+    q(`SELECT lp.layout_fingerprint, lp.seen_count, lp.last_seen_at,
+              (SELECT count(*)::int FROM feedback f WHERE f.org_id = $1 AND f.layout_fingerprint = lp.layout_fingerprint AND f.feedback_type = 'CORRECTION') AS example_count,
+              (SELECT count(DISTINCT f.document_id)::float8 FROM feedback f WHERE f.org_id = $1 AND f.layout_fingerprint = lp.layout_fingerprint AND f.feedback_type = 'CORRECTION')
+                / GREATEST(lp.seen_count, 1) AS correction_rate
+         FROM layout_profiles lp WHERE lp.org_id = $1 ORDER BY lp.last_seen_at DESC`, [orgId]),
+    q(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, avg(extraction_confidence) AS average_confidence
+         FROM documents WHERE org_id = $1 AND created_at >= $2 AND created_at < $3 AND extraction_confidence IS NOT NULL GROUP BY 1 ORDER BY 1`, p),
+  ]);
+  return { eventsByDay: byDay, eventsByType: byType, correctedFields: fields, layoutStats: layouts, confidenceTrend: trend };
+}
+
+/** FOVEATED selection of seed 003 over chronologically ordered candidates. */
+export function foveated(cands: Row[], query: string | undefined, budget: number): Row[] {
+  const words = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter(Boolean));
+  const qw = query ? words(query) : null;
+  const zone = (ranked: Row[], b: number) => {
+    const out: Row[] = [];
+    let used = 0;
+    for (const c of ranked) if (used + c.token_estimate <= b) { out.push(c); used += c.token_estimate; }
+    return out;
+  };
+  const early = zone(cands.slice(0, 3), Math.floor(budget * 0.3));
+  let relevant: Row[] = [];
+  if (qw) {
+    const scored = cands.map((c, i) => {
+      const w = words(c.content);
+      let inter = 0;
+      for (const x of w) if (qw.has(x)) inter++;
+      return { c, i, j: inter / (w.size + qw.size - inter || 1) };
+    }).filter((x) => x.j > 0);
+    scored.sort((a, b) => b.j - a.j || a.i - b.i);
+    relevant = zone(scored.map((x) => x.c), Math.floor(budget * 0.3));
+  }
+  const recent = zone([...cands].reverse(), Math.floor(budget * 0.4));
+  const chosen = new Set([...early, ...relevant, ...recent]);
+  const out: Row[] = [];
+  let total = 0;
+  for (const c of cands) if (chosen.has(c) && total + c.token_estimate <= budget) { out.push(c); total += c.token_estimate; }
+  return out;
+}
+
+/** The same questions as the GraphQL scenarios, answered with hand-written SQL. */
+export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<string, (orgId: string, v: Row) => Promise<unknown>> {
+  const q: Q = async (sql, params) => {
+    count(1);
+    return (await pool.query(sql, params)).rows;
+  };
+  return {
+    viewer: async (orgId, v) => ({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
+    episodes: async (orgId, v) => {
+      const first = v.first ?? 20;
+      const eps = await q(`SELECT ${EP_COLS} FROM episodes WHERE org_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [orgId, first + 1]);
+      const page = eps.slice(0, first);
+      return { edges: await withContext(q, orgId, page), hasNextPage: eps.length > first };
+    },
+    episode: async (orgId, v) => {
+      const eps = await q(`SELECT ${EP_COLS} FROM episodes WHERE org_id = $1 AND id = $2`, [orgId, v.id]);
+      return (await withContext(q, orgId, eps))[0] ?? null;
+    },
+    'feedback-spread': (orgId, v) => submitFeedback(pool, count, orgId, v.input),
+    'feedback-hot': (orgId, v) => submitFeedback(pool, count, orgId, v.input),
+    'few-shot': async (orgId, v) => {
+      const rows = await q(
+        `SELECT id, left(meta->>'input_snippet', 1500) AS input_snippet, after AS output, created_at FROM feedback
+          WHERE org_id = $1 AND layout_fingerprint = $2 AND event_type IN ('EXTRACTION_LINE_CORRECTED','EXTRACTION_FIELD_CORRECTED')
+          ORDER BY created_at DESC, id DESC LIMIT $3`,
+        [orgId, v.fp, v.limit ?? 3],
+      );
+      return { examples: rows, hintExamplesJson: rows.length ? JSON.stringify(rows.map((r) => ({ input_snippet: r.input_snippet, output: r.output }))) : '' };
+    },
+    analytics: (orgId, v) => learningAnalytics(q, orgId, v),
+    // facts table only: the query-context scores of the facts module are not part of the baseline
+    recall: async (orgId, v) => {
+      const i = v.input;
+      const w = i.boostByUsefulness ? (i.usefulnessWeight ?? 0.3) : 0;
+      return q(
+        `WITH q AS (SELECT $3::float8[] AS qe, $4::text AS qtext, now() AS t),
+         scored AS (
+           SELECT f.id,
+                  CASE WHEN q.qe IS NOT NULL AND f.embedding IS NOT NULL THEN GREATEST(0.0::float8, (
+                    SELECT CASE WHEN sum(x * x) = 0 OR sum(y * y) = 0 THEN 0.0::float8 ELSE sum(x * y) / sqrt(sum(x * x) * sum(y * y)) END
+                      FROM (SELECT unnest(f.embedding) AS x, unnest(q.qe) AS y) u))
+                  ELSE word_similarity(q.qtext, f.text)::float8 END AS sem,
+                  0.5 + (f.usefulness - 0.5) * power(0.95, EXTRACT(EPOCH FROM q.t - COALESCE(f.last_signal_at, q.t)) / 86400 / 7) AS u
+             FROM facts f CROSS JOIN q WHERE f.org_id = $1 AND f.bank_id = $2 AND f.text <> ''),
+         top AS (SELECT scored.*, (1 - $5::float8) * sem + $5::float8 * u AS final FROM scored WHERE u >= $6 ORDER BY final DESC, id LIMIT $7)
+         SELECT f.id, f.text, f.usefulness, top.sem, top.u, top.final FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
+        [orgId, i.bankId, i.queryEmbedding ? `{${i.queryEmbedding.join(',')}}` : null, i.query, w, i.minUsefulness ?? 0, i.limit ?? 10],
+      );
+    },
+    'memory-context': async (orgId, v) => {
+      const i = v.input;
+      const max = i.maxCandidates ?? 2000;
+      const base = `SELECT s.id, s.episode_id, s.role, s.content, s.created_at, s.token_estimate, e.created_at AS ep_at, s.seq
+        FROM episode_segments s JOIN episodes e ON e.org_id = s.org_id AND e.id = s.episode_id
+       WHERE s.org_id = $1 AND e.agent_id = $2`;
+      const [early, recent] = await Promise.all([
+        q(`${base} ORDER BY s.created_at, e.created_at, s.seq LIMIT 3`, [orgId, i.agentId]),
+        q(`${base} ORDER BY s.created_at DESC, e.created_at DESC, s.seq DESC LIMIT $3`, [orgId, i.agentId, Math.max(0, max - 3)]),
+      ]);
+      const seen = new Set(early.map((r) => r.id));
+      const cands = [...early, ...recent.reverse().filter((r) => !seen.has(r.id))];
+      const entries = foveated(cands, i.query, i.tokenBudget);
+      return { entries, tokenEstimate: entries.reduce((a, e) => a + e.token_estimate, 0), policy: 'FOVEATED', candidatesConsidered: cands.length, memoriesSelected: entries.length };
+    },
+  };
+}

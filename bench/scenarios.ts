@@ -1,0 +1,128 @@
+/** What the load generator needs to vary between requests (read from the seeded database). */
+export interface BenchData {
+  orgId: string;
+  agentId: string;
+  bankId: string;
+  /** a sample of the org's episode ids (scenario 2 and 3 pick from them) */
+  episodeIds: string[];
+  /** the episode scenario 4 hammers */
+  hotEpisodeId: string;
+  /** the layout fingerprints seeded with corrections */
+  fingerprints: string[];
+  embeddingDim: number;
+}
+
+export interface Scenario {
+  id: string;
+  title: string;
+  /** Query / Mutation / Subscription root field; the scenario is skipped when the schema lacks it */
+  root: { type: 'Query' | 'Mutation' | 'Subscription'; field: string };
+  write: boolean;
+  query: string;
+  variables(d: BenchData, i: number): Record<string, unknown>;
+}
+
+const CONTEXT = `id agentId title createdAt canvasActionCount feedbackCount aggregateFeedbackScore
+  canvasContext { id canvasType action createdAt }
+  feedbackContext { id feedbackType score createdAt }
+  segments { id seq role content tokenEstimate }`;
+
+const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
+
+/** A deterministic pseudo-random unit vector (the same i gives the same query in both servers). */
+export function queryEmbedding(dim: number, i: number): number[] {
+  let x = (i * 2654435761) % 4294967296;
+  const v: number[] = [];
+  for (let k = 0; k < dim; k++) {
+    x = (x * 1103515245 + 12345) % 2147483648;
+    v.push(x / 2147483648 - 0.5);
+  }
+  return v;
+}
+
+export const scenarios: Scenario[] = [
+  {
+    id: 'viewer',
+    title: '0 viewer (authentication and the GraphQL pipeline alone)',
+    root: { type: 'Query', field: 'viewer' },
+    write: false,
+    query: `query Bench0 { viewer { orgId orgName role apiKeyId apiKeyName } }`,
+    variables: () => ({}),
+  },
+  {
+    id: 'episodes',
+    title: '1 episodes(first: 20) + canvasContext, feedbackContext, segments',
+    root: { type: 'Query', field: 'episodes' },
+    write: false,
+    query: `query Bench1($first: Int) { episodes(first: $first) { edges { cursor node { ${CONTEXT} } } pageInfo { hasNextPage endCursor } } }`,
+    variables: () => ({ first: 20 }),
+  },
+  {
+    id: 'episode',
+    title: '2 episode(id) + the same context',
+    root: { type: 'Query', field: 'episode' },
+    write: false,
+    query: `query Bench2($id: ID!) { episode(id: $id) { ${CONTEXT} } }`,
+    variables: (d, i) => ({ id: pick(d.episodeIds, i) }),
+  },
+  {
+    id: 'feedback-spread',
+    title: '3 submitFeedback over many episodes',
+    root: { type: 'Mutation', field: 'submitFeedback' },
+    write: true,
+    query: `mutation Bench3($input: SubmitFeedbackInput!) { submitFeedback(input: $input) { feedback { id score } episode { id feedbackCount aggregateFeedbackScore } } }`,
+    variables: (d, i) => ({ input: { episodeId: pick(d.episodeIds, i * 7919), feedbackType: 'RATING', rating: 1 + (i % 5) } }),
+  },
+  {
+    id: 'feedback-hot',
+    title: '4 submitFeedback on one hot episode',
+    root: { type: 'Mutation', field: 'submitFeedback' },
+    write: true,
+    query: `mutation Bench4($input: SubmitFeedbackInput!) { submitFeedback(input: $input) { feedback { id score } episode { id feedbackCount aggregateFeedbackScore } } }`,
+    variables: (d, i) => ({ input: { episodeId: d.hotEpisodeId, feedbackType: 'RATING', rating: 1 + (i % 5) } }),
+  },
+  {
+    id: 'few-shot',
+    title: '5 fewShotExamples(layoutFingerprint, limit: 3)',
+    root: { type: 'Query', field: 'fewShotExamples' },
+    write: false,
+    query: `query Bench5($fp: String!) { fewShotExamples(layoutFingerprint: $fp, limit: 3) { examples { feedbackId inputSnippet output createdAt } hintExamplesJson } }`,
+    variables: (d, i) => ({ fp: pick(d.fingerprints, i) }),
+  },
+  {
+    id: 'analytics',
+    title: '6 learningAnalytics over 90 days',
+    root: { type: 'Query', field: 'learningAnalytics' },
+    write: false,
+    query: `query Bench6($start: DateTime!, $end: DateTime!) { learningAnalytics(startDate: $start, endDate: $end) {
+      eventsByDay { date count } eventsByType { eventType count } correctedFields { field count }
+      layoutStats { layoutFingerprint seenCount exampleCount correctionRate lastSeenAt } confidenceTrend { date averageConfidence } } }`,
+    variables: () => ({ start: new Date(Date.now() - 90 * 86_400_000).toISOString(), end: new Date().toISOString() }),
+  },
+  {
+    id: 'recall',
+    title: '7 recall with boosting over the fact bank',
+    root: { type: 'Query', field: 'recall' },
+    write: false,
+    query: `query Bench7($input: RecallInput!) { recall(input: $input) { fact { id text usefulness } semanticScore usefulnessScore usefulnessSource finalScore } }`,
+    variables: (d, i) => ({
+      input: { bankId: d.bankId, query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100), limit: 10, boostByUsefulness: true },
+    }),
+  },
+  {
+    id: 'memory-context',
+    title: '8 memoryContext FOVEATED over 2,000 segments',
+    root: { type: 'Query', field: 'memoryContext' },
+    write: false,
+    query: `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`,
+    variables: (d, i) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } }),
+  },
+];
+
+/** Scenario 9: the subscription every fan-out client opens, and the mutation that triggers it. */
+export const fanOut = {
+  id: 'fan-out',
+  root: { type: 'Subscription' as const, field: 'feedbackAdded' },
+  subscription: `subscription Bench9($episodeId: ID) { feedbackAdded(episodeId: $episodeId) { feedback { id feedbackType score } episode { id feedbackCount aggregateFeedbackScore } } }`,
+  mutation: scenarios.find((s) => s.id === 'feedback-hot')!.query,
+};

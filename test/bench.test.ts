@@ -1,0 +1,122 @@
+import { createHash, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBenchData } from '../bench/data';
+import { foveated } from '../bench/raw-sql';
+import { startRawServer, type RawServer } from '../bench/raw-server';
+import { scenarios, type BenchData } from '../bench/scenarios';
+import { seed, type SeedResult } from '../bench/seed';
+import { cloneDatabase, sqlClient } from './helpers/db';
+
+// Smoke run of the benchmark's seeder and raw baseline at scale 0.01 (no load, no timings).
+describe('benchmark smoke run (scale 0.01)', () => {
+  let url: string;
+  let db: pg.Client;
+  let seeded: SeedResult;
+  let data: BenchData;
+  let raw: RawServer;
+  const token = `ml_${randomBytes(24).toString('hex')}`;
+
+  beforeAll(async () => {
+    url = await cloneDatabase();
+    seeded = await seed(url, 0.01);
+    data = await loadBenchData(url, seeded);
+    db = await sqlClient(url);
+    await db.query(
+      `INSERT INTO api_keys (id, org_id, name, role, token_hash, token_prefix) VALUES (gen_random_uuid(), $1, 'bench', 'ADMIN', $2, $3)`,
+      [seeded.orgId, createHash('sha256').update(token, 'utf8').digest('hex'), token.slice(0, 9)],
+    );
+    raw = await startRawServer({ databaseUrl: url, poolMax: 4 });
+  });
+
+  afterAll(async () => {
+    await raw?.close();
+    await db?.end();
+  });
+
+  const count = async (table: string, orgId: string, where = 'true') =>
+    Number((await db.query(`SELECT count(*) AS n FROM ${table} WHERE org_id = $1 AND ${where}`, [orgId])).rows[0].n);
+
+  it('seeds the planned row counts into the benchmark organization', async () => {
+    const p = seeded.plan;
+    expect(p).toMatchObject({ episodes: 100, corrections: 1000, layouts: 5, facts: 1000, embeddingDim: 64 });
+    const o = seeded.orgId;
+    expect(await count('episodes', o)).toBe(100);
+    expect(await count('episode_segments', o)).toBe(100 * 10);
+    expect(await count('canvas_audits', o)).toBe(100 * 5);
+    expect(await count('feedback', o, 'episode_id IS NOT NULL')).toBe(100 * 3);
+    expect(await count('feedback', o, 'episode_id IS NULL')).toBe(1000);
+    expect(await count('layout_profiles', o)).toBe(5);
+    expect(await count('facts', o, `bank_id = '${seeded.bankId}' AND array_length(embedding, 1) = 64`)).toBe(1000);
+    expect(Number((await db.query(`SELECT count(DISTINCT agent_id) n FROM episodes WHERE org_id = $1`, [o])).rows[0].n)).toBe(10);
+    expect(Number((await db.query(`SELECT count(*) n FROM organizations WHERE id = ANY($1::uuid[])`, [`{${o},${seeded.otherOrgId}}`])).rows[0].n)).toBe(2);
+    expect(await count('episodes', seeded.otherOrgId)).toBe(10);
+  });
+
+  it('keeps the episode counters consistent with the seeded rows', async () => {
+    const drift = await db.query(
+      `SELECT e.id FROM episodes e
+        WHERE e.canvas_action_count <> (SELECT count(*) FROM canvas_audits c WHERE c.org_id = e.org_id AND c.episode_id = e.id)
+           OR e.feedback_count <> (SELECT count(*) FROM feedback f WHERE f.org_id = e.org_id AND f.episode_id = e.id)
+           OR e.feedback_score_count <> (SELECT count(score) FROM feedback f WHERE f.org_id = e.org_id AND f.episode_id = e.id)
+           OR abs(e.feedback_score_sum - (SELECT COALESCE(sum(score), 0) FROM feedback f WHERE f.org_id = e.org_id AND f.episode_id = e.id)) > 1e-9`,
+    );
+    expect(drift.rowCount).toBe(0);
+    const e = (await db.query(`SELECT canvas_action_count, feedback_count, feedback_score_count FROM episodes WHERE org_id = $1 LIMIT 1`, [seeded.orgId])).rows[0];
+    expect(e).toEqual({ canvas_action_count: 5, feedback_count: 3, feedback_score_count: 3 });
+  });
+
+  const post = async (id: string, body: unknown, auth = `Bearer ${token}`) => {
+    const res = await fetch(`http://127.0.0.1:${raw.port}/${id}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify(body) });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+
+  it('answers every scenario from the raw baseline', async () => {
+    for (const s of scenarios) {
+      const before = raw.statements();
+      const { status, json } = await post(s.id, { query: s.query, variables: s.variables(data, 1) });
+      expect({ id: s.id, status, errors: json.errors }).toEqual({ id: s.id, status: 200, errors: undefined });
+      expect(json.data, s.id).toBeTruthy();
+      expect(raw.statements() - before, s.id).toBeGreaterThanOrEqual(s.id === 'viewer' ? 1 : 2); // authentication + the scenario's SQL
+    }
+  });
+
+  it('returns plausible answers from the raw baseline', async () => {
+    const v = (id: string) => scenarios.find((s) => s.id === id)!.variables(data, 3);
+    const eps = (await post('episodes', { variables: v('episodes') })).json.data;
+    expect(eps.edges).toHaveLength(20);
+    expect(eps.edges[0].segments).toHaveLength(10);
+    expect(eps.edges[0].canvasContext).toHaveLength(5);
+    expect(eps.edges[0].feedbackContext).toHaveLength(3);
+    const counters = `SELECT feedback_count, feedback_score_count, feedback_score_sum FROM episodes WHERE id = $1`;
+    const was = (await db.query(counters, [data.hotEpisodeId])).rows[0];
+    const fb = (await post('feedback-hot', { variables: v('feedback-hot') })).json.data; // RATING 4 -> +0.5
+    expect(fb.episode.feedback_count).toBe(was.feedback_count + 1);
+    expect((await db.query(counters, [data.hotEpisodeId])).rows[0]).toEqual({
+      feedback_count: was.feedback_count + 1,
+      feedback_score_count: was.feedback_score_count + 1,
+      feedback_score_sum: was.feedback_score_sum + 0.5,
+    });
+    const few = (await post('few-shot', { variables: v('few-shot') })).json.data;
+    expect(few.examples).toHaveLength(3);
+    const recall = (await post('recall', { variables: v('recall') })).json.data;
+    expect(recall).toHaveLength(10);
+    expect(recall[0].final).toBeGreaterThanOrEqual(recall[9].final);
+    const mem = (await post('memory-context', { variables: v('memory-context') })).json.data;
+    expect(mem.candidatesConsidered).toBe(100); // agent-0 has 10 episodes x 10 segments at this scale
+    expect(mem.tokenEstimate).toBeLessThanOrEqual(4000);
+    const an = (await post('analytics', { variables: v('analytics') })).json.data;
+    expect(an.eventsByType.reduce((a: number, r: any) => a + r.count, 0)).toBe(1000);
+  });
+
+  it('refuses a request without a valid token', async () => {
+    expect((await post('viewer', {}, 'Bearer ml_nope')).status).toBe(401);
+  });
+
+  it('selects FOVEATED entries within the budget, in chronological order', () => {
+    const cands = Array.from({ length: 10 }, (_, i) => ({ id: i, content: i === 5 ? 'alpha beta' : `word${i}`, token_estimate: 10 }));
+    const out = foveated(cands, 'alpha beta', 40);
+    expect(out.map((c) => c.id)).toEqual([0, 5, 9]); // early 12 -> 1, relevant 12 -> 1, recent 16 -> 1
+    expect(foveated(cands, undefined, 100).map((c) => c.id)).toEqual([0, 1, 2, 6, 7, 8, 9]); // early 30 -> 3, recent 40 -> 4
+  });
+});

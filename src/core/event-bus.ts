@@ -1,5 +1,6 @@
 import { createPubSub, type PubSub } from '@graphql-yoga/subscription';
 import { createRedisEventTarget } from '@graphql-yoga/redis-event-target';
+import { setMaxListeners } from 'node:events';
 import Redis from 'ioredis';
 
 /** Events that cross server instances. Payloads are small and JSON-serialisable (ids, not rows). */
@@ -17,7 +18,12 @@ export interface EventBus {
 
 /** In-process pub/sub, or Redis pub/sub when a URL is given so every instance sees every event. */
 export function createEventBus(redisUrl: string | null): EventBus {
-  if (!redisUrl) return { pubsub: createPubSub<BusEvents>(), close: async () => {} };
+  if (!redisUrl) {
+    // every open subscription is a listener: a dashboard fleet means thousands, not a leak
+    const eventTarget = new EventTarget();
+    setMaxListeners(0, eventTarget);
+    return { pubsub: createPubSub<BusEvents>({ eventTarget: eventTarget as never }), close: async () => {} };
+  }
   const options = { maxRetriesPerRequest: null, lazyConnect: false } as const;
   const publishClient = new Redis(redisUrl, options);
   const subscribeClient = new Redis(redisUrl, options);

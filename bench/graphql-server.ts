@@ -12,7 +12,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 2);
   let statements = 0;
-  const app = await startApp(config, log, { onQuery: () => void (statements += 1) });
+  // BENCH_COUNT_SQL=false measures the server without the query logger the count needs
+  const count = process.env.BENCH_COUNT_SQL !== 'false';
+  const app = await startApp(config, log, count ? { onQuery: () => void (statements += 1) } : {});
   process.on('message', (m: { type: string }) => {
     if (m.type === 'stats') process.send!({ type: 'stats', statements });
   });

@@ -1,9 +1,10 @@
 import { Type } from '@mikro-orm/core';
 
 /** `double precision[]` <-> number[] (embeddings). The pg driver already parses float8[] to numbers. */
-export class FloatArrayType extends Type<number[] | null, number[] | null> {
-  override convertToDatabaseValue(value: number[] | null): number[] | null {
-    return value;
+export class FloatArrayType extends Type<number[] | null, string | null> {
+  // a PostgreSQL array literal: the query builder would expand a JS array into a list of values
+  override convertToDatabaseValue(value: number[] | null): string | null {
+    return value === null || value === undefined ? null : `{${value.map((v) => String(Number(v))).join(',')}}`;
   }
 
   override convertToJSValue(value: number[] | string | null): number[] | null {

@@ -16,6 +16,19 @@ export interface Actor {
   apiKeyId: string;
 }
 
+/** Who gave the feedback and what it is about: the fields every feedback write shares. */
+function origin(actor: Actor, input: SubmitFeedbackInput | CorrectionInput, episodeId: string | null) {
+  return {
+    episodeId,
+    episodeField: 'input.episodeId',
+    agentId: input.agentId ?? null,
+    sessionId: input.sessionId ?? null,
+    executionId: input.executionId ?? null,
+    actorId: actor.apiKeyId,
+    actorUserId: input.actorUserId ?? null,
+  };
+}
+
 const EVENT_TYPE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 
 function checkRating(type: SubmitFeedbackInput['feedbackType'], rating: number | null | undefined): void {
@@ -39,13 +52,7 @@ export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Ac
     { orgId: actor.orgId, key: idempotencyKey, operation: 'submitFeedback', input: rest },
     (tx) =>
       writeFeedback(tx, actor.orgId, {
-        episodeId,
-        episodeField: 'input.episodeId',
-        agentId: input.agentId ?? null,
-        sessionId: input.sessionId ?? null,
-        executionId: input.executionId ?? null,
-        actorId: actor.apiKeyId,
-        actorUserId: input.actorUserId ?? null,
+        ...origin(actor, input, episodeId),
         feedbackType: input.feedbackType,
         rating: input.rating ?? null,
         score: feedbackScore(input.feedbackType, input.rating),
@@ -82,13 +89,7 @@ export async function recordCorrection(em: EntityManager, bus: EventBus, actor: 
         fingerprint = doc?.layout_fingerprint ?? fingerprint;
       }
       return writeFeedback(tx, actor.orgId, {
-        episodeId,
-        episodeField: 'input.episodeId',
-        agentId: input.agentId ?? null,
-        sessionId: input.sessionId ?? null,
-        executionId: input.executionId ?? null,
-        actorId: actor.apiKeyId,
-        actorUserId: input.actorUserId ?? null,
+        ...origin(actor, input, episodeId),
         feedbackType: 'CORRECTION',
         rating: null,
         score: null,

@@ -2,11 +2,17 @@ import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+export interface ServerStats {
+  statements: number;
+  cpuMs: number;
+}
+
 export interface Child {
   name: string;
   port: number;
   proc: ChildProcess;
-  statements(): Promise<number>;
+  /** SQL statements run so far, and CPU time the process used so far (user + system, ms) */
+  stats(): Promise<ServerStats>;
   /** peak resident set size in MB (VmHWM), null where /proc is not available */
   peakRssMb(): number | null;
   stop(): Promise<void>;
@@ -27,12 +33,12 @@ export async function startChild(name: string, script: string, env: Record<strin
     name,
     port,
     proc,
-    statements: () =>
-      new Promise<number>((resolve) => {
+    stats: () =>
+      new Promise<ServerStats>((resolve) => {
         const on = (m: any) => {
           if (m?.type !== 'stats') return;
           proc.off('message', on);
-          resolve(m.statements);
+          resolve({ statements: m.statements, cpuMs: m.cpuMs });
         };
         proc.on('message', on);
         proc.send({ type: 'stats' });

@@ -3,6 +3,11 @@ import { loadConfig } from '../src/config';
 import { createLogger } from '../src/core/logger';
 import { startApp } from '../src/app';
 
+const cpuMs = () => {
+  const u = process.cpuUsage();
+  return (u.user + u.system) / 1000;
+};
+
 /**
  * `node dist/src/main.js` as the benchmark runs it: the same startApp and configuration from the
  * environment, plus a count of SQL statements from the ORM query logger (the hook the tests use),
@@ -16,7 +21,7 @@ async function main(): Promise<void> {
   const count = process.env.BENCH_COUNT_SQL !== 'false';
   const app = await startApp(config, log, count ? { onQuery: () => void (statements += 1) } : {});
   process.on('message', (m: { type: string }) => {
-    if (m.type === 'stats') process.send!({ type: 'stats', statements });
+    if (m.type === 'stats') process.send!({ type: 'stats', statements, cpuMs: cpuMs() });
   });
   process.on('SIGTERM', () => void app.stop().then(() => process.exit(0), () => process.exit(1)));
   process.send!({ type: 'ready', port: app.server.port });

@@ -3,7 +3,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import 'reflect-metadata';
 import pg from 'pg';
+import { buildAppSchema } from '../src/graphql/build-schema';
 import { createLogger } from '../src/core/logger';
 import { startEmbedded } from '../src/db/embedded';
 import { startChild, type Child } from './children';
@@ -72,13 +74,12 @@ async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> 
   return { url: db.url, close: async () => { await db.stop(); rmSync(dir, { recursive: true, force: true }); } };
 }
 
-async function rootFields(url: string, token: string): Promise<Set<string>> {
-  const q = `{ __schema { queryType { fields { name } } mutationType { fields { name } } subscriptionType { fields { name } } } }`;
-  const r: any = await (await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: q }) })).json();
-  const s = r.data.__schema;
+/** The root fields of the schema the server runs (built in this process from the same classes). */
+function rootFields(): Set<string> {
+  const schema = buildAppSchema();
   const names = new Set<string>();
-  for (const [t, k] of [['Query', 'queryType'], ['Mutation', 'mutationType'], ['Subscription', 'subscriptionType']] as const)
-    for (const f of s[k]?.fields ?? []) names.add(`${t}.${f.name}`);
+  for (const t of [schema.getQueryType(), schema.getMutationType(), schema.getSubscriptionType()])
+    for (const f of Object.keys(t?.getFields() ?? {})) names.add(`${t!.name}.${f}`);
   return names;
 }
 
@@ -89,7 +90,7 @@ async function main(): Promise<void> {
   const children: Child[] = [];
   const db = await openDatabase();
   try {
-    const gqlEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'development', REDIS_URL: '' };
+    const gqlEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'production', REDIS_URL: '' };
     const gql = await startChild('graphql', 'graphql-server', gqlEnv);
     children.push(gql);
     const c = new pg.Client({ connectionString: db.url });
@@ -102,7 +103,7 @@ async function main(): Promise<void> {
     const raw = await startChild('raw', 'raw-server', { RAW_DATABASE_URL: db.url, DB_POOL_MAX: poolMax });
     children.push(raw);
     const gqlUrl = `http://127.0.0.1:${gql.port}/graphql`;
-    const fields = await rootFields(gqlUrl, token);
+    const fields = rootFields();
     const rows: Row[] = [];
     const load = { connections: args.connections, warmup: args.warmup, duration: args.duration };
     for (const s of scenarios) {
@@ -114,8 +115,8 @@ async function main(): Promise<void> {
       }
       const body = (i: number) => JSON.stringify({ query: s.query, variables: s.variables(data, i) });
       const targets: Target[] = [
-        { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, statements: gql.statements },
-        { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, statements: raw.statements },
+        { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, stats: gql.stats },
+        { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, stats: raw.stats },
       ];
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;

@@ -1,3 +1,5 @@
+import type { ServerStats } from './children';
+
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<any>;
 
@@ -5,8 +7,8 @@ export interface Target {
   name: 'graphql' | 'raw';
   url: string;
   headers: Record<string, string>;
-  /** SQL statements run by the server so far */
-  statements(): Promise<number>;
+  /** SQL statements run and CPU time used by the server so far */
+  stats(): Promise<ServerStats>;
 }
 
 export interface LoadResult {
@@ -16,6 +18,8 @@ export interface LoadResult {
   p99: number;
   errors: number;
   statementsPerRequest: number | null;
+  /** server CPU time (user + system) per request, ms: steadier than req/s on a shared machine */
+  cpuMsPerRequest: number | null;
 }
 
 /** One warm-up and one measured window against one server; the body of request i is `body(i)`. */
@@ -54,17 +58,18 @@ export async function measure(t: Target, body: (i: number) => string, opts: { co
     p50: r.latency.p50,
     p99: r.latency.p99,
     errors: errors + (r.errors as number),
-    statementsPerRequest: sent > 0 ? (after - before) / sent : null,
+    statementsPerRequest: sent > 0 ? (after.statements - before.statements) / sent : null,
+    cpuMsPerRequest: sent > 0 ? (after.cpuMs - before.cpuMs) / sent : null,
   };
 }
 
 /** The server's statement count once it has stopped changing (its in-flight requests are done). */
-async function settled(t: Target): Promise<number> {
-  let last = await t.statements();
+async function settled(t: Target): Promise<ServerStats> {
+  let last = await t.stats();
   for (let k = 0; k < 100; k++) {
     await new Promise((r) => setTimeout(r, 150));
-    const now = await t.statements();
-    if (now === last) return now;
+    const now = await t.stats();
+    if (now.statements === last.statements) return now;
     last = now;
   }
   return last;

@@ -82,7 +82,7 @@ async function main(): Promise<void> {
     poolMax: Number(process.env.DB_POOL_MAX ?? 10),
   });
   process.on('message', (m: { type: string }) => {
-    if (m.type === 'stats') process.send!({ type: 'stats', statements: raw.statements() });
+    if (m.type === 'stats') process.send!({ type: 'stats', statements: raw.statements(), cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000 });
   });
   process.on('SIGTERM', () => void raw.close().then(() => process.exit(0)));
   process.send!({ type: 'ready', port: raw.port });

@@ -17,25 +17,25 @@ export function markdown(r: { date: string; args: { scale: number; duration: num
   const lines = [
     `Benchmark ${r.date}: scale ${r.args.scale}, ${r.args.connections} connections, ${r.args.duration} s measured per server and scenario.`,
     '',
-    '| scenario | GraphQL req/s | raw req/s | ratio | GraphQL p50 / p99 ms | raw p50 / p99 ms | p99 ratio | SQL/req GraphQL / raw | peak RSS MB GraphQL / raw | errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | GraphQL req/s | raw req/s | ratio | GraphQL p50 / p99 ms | raw p50 / p99 ms | p99 ratio | SQL/req GraphQL / raw | CPU ms/req GraphQL / raw | peak RSS MB GraphQL / raw | errors |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of r.scenarios) {
     if (s.skipped || !s.graphql || !s.raw) {
-      lines.push(`| ${s.scenario} | skipped: ${s.skipped ?? 'no result'} | | | | | | | | |`);
+      lines.push(`| ${s.scenario} | skipped: ${s.skipped ?? 'no result'} | | | | | | | | | |`);
       continue;
     }
     const g = s.graphql;
     const w = s.raw;
     lines.push(
-      `| ${s.scenario} | ${f(g.rps, 0)} | ${f(w.rps, 0)} | ${f(g.rps / w.rps, 2)}x | ${f(g.p50)} / ${f(g.p99)} | ${f(w.p50)} / ${f(w.p99)} | ${f(g.p99 / Math.max(w.p99, 1), 2)}x | ${f(g.statementsPerRequest)} / ${f(w.statementsPerRequest)} | ${f(s.graphqlRssMb, 0)} / ${f(s.rawRssMb, 0)} | ${g.errors} / ${w.errors} |`,
+      `| ${s.scenario} | ${f(g.rps, 0)} | ${f(w.rps, 0)} | ${f(g.rps / w.rps, 2)}x | ${f(g.p50)} / ${f(g.p99)} | ${f(w.p50)} / ${f(w.p99)} | ${f(g.p99 / Math.max(w.p99, 1), 2)}x | ${f(g.statementsPerRequest)} / ${f(w.statementsPerRequest)} | ${f(g.cpuMsPerRequest, 2)} / ${f(w.cpuMsPerRequest, 2)} | ${f(s.graphqlRssMb, 0)} / ${f(s.rawRssMb, 0)} | ${g.errors} / ${w.errors} |`,
     );
   }
   for (const [k, v] of Object.entries(r.fanOut)) {
     lines.push(
       typeof v === 'string'
-        ? `| 9 feedbackAdded fan-out (${k}) | ${v} | | | | | | | | |`
-        : `| 9 feedbackAdded fan-out (${k}), ${v.subscribers} subscribers, ${v.events} events | response to last delivery p50 ${f(v.p50)} / p99 ${f(v.p99)} / max ${f(v.max)} ms | | | | | | | | missed ${v.missed} |`,
+        ? `| 9 feedbackAdded fan-out (${k}) | ${v} | | | | | | | | | |`
+        : `| 9 feedbackAdded fan-out (${k}), ${v.subscribers} subscribers, ${v.events} events | response to last delivery p50 ${f(v.p50)} / p99 ${f(v.p99)} / max ${f(v.max)} ms | | | | | | | | | missed ${v.missed} |`,
     );
   }
   return lines.join('\n');

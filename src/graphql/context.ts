@@ -1,3 +1,4 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import { authenticate, type Viewer } from '../modules/orgs/orgs.service';
 import type { Context } from './context.type';
@@ -14,11 +15,20 @@ export function bearerToken(header: unknown): string | null {
 export const unauthenticatedError = (message: string) =>
   new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
 
+// one long-lived fork per ORM for plain reads that never touch an identity map (authentication):
+// no fork per request, and no request-context lookup as on the global EntityManager
+const readers = new WeakMap<object, EntityManager>();
+const readerOf = (services: Services): EntityManager => {
+  let em = readers.get(services.orm);
+  if (!em) readers.set(services.orm, (em = services.orm.em.fork()));
+  return em;
+};
+
 /** Looks up the caller of an Authorization value; throws UNAUTHENTICATED when it is not a valid key. */
 export async function viewerFor(services: Services, authorization: unknown): Promise<Viewer> {
   const token = bearerToken(authorization);
   if (!token) throw unauthenticatedError('an API key is required: send "Authorization: Bearer <token>"');
-  const viewer = await authenticate(services.orm.em.fork(), token);
+  const viewer = await authenticate(readerOf(services), token);
   if (!viewer) throw unauthenticatedError('the API key is unknown or revoked');
   return viewer;
 }
@@ -26,13 +36,17 @@ export async function viewerFor(services: Services, authorization: unknown): Pro
 /** A fresh context for one operation: its own EntityManager fork and its own loaders. */
 export function makeContext(services: Services, viewer: Viewer, requestId: string): Context {
   const em = services.orm.em.fork();
+  let log: Context['log'] | undefined;
   return {
     requestId,
     viewer,
     orgId: viewer.orgId,
     em,
     loaders: new Loaders(em, viewer.orgId),
-    log: services.log.child({ orgId: viewer.orgId }),
+    // a child logger costs an allocation per request; most requests never log
+    get log() {
+      return (log ??= services.log.child({ orgId: viewer.orgId }));
+    },
     services,
   };
 }

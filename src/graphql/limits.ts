@@ -1,4 +1,5 @@
 import {
+  type ASTNode,
   type ASTVisitor,
   type DocumentNode,
   type FragmentDefinitionNode,
@@ -6,14 +7,17 @@ import {
   type GraphQLSchema,
   Kind,
   type SelectionSetNode,
+  TypeInfo,
   type ValidationContext,
+  visit,
+  visitWithTypeInfo,
 } from 'graphql';
 import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { LIMITS } from '../core/limits';
 
 export { LIMITS };
 
-const limitError = (message: string, node?: import('graphql').ASTNode) =>
+const limitError = (message: string, node?: ASTNode) =>
   new GraphQLError(message, { nodes: node, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
 
 function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNode> {
@@ -72,15 +76,62 @@ export const aliasLimit =
 
 export const limitRules = [depthLimit(LIMITS.depth), aliasLimit(LIMITS.aliases)];
 
+/**
+ * The variables a document's cost can depend on: those passed to arguments of fields that have a
+ * complexity estimator (page sizes) and to directives (`@include`, `@skip`). Other variables
+ * (ids, texts, inputs of fields without an estimator) never change the cost.
+ */
+function costVariables(schema: GraphQLSchema, document: DocumentNode): string[] {
+  const names = new Set<string>();
+  const typeInfo = new TypeInfo(schema);
+  const collect = (node: ASTNode) =>
+    visit(node, {
+      Variable(v) {
+        names.add(v.name.value);
+      },
+    });
+  visit(
+    document,
+    visitWithTypeInfo(typeInfo, {
+      Field(node) {
+        if (typeInfo.getFieldDef()?.extensions?.complexity !== undefined) for (const a of node.arguments ?? []) collect(a);
+      },
+      Directive(node) {
+        collect(node);
+      },
+    }),
+  );
+  return [...names].sort();
+}
+
+interface CostCache {
+  variables: string[];
+  costs: Map<string, number>;
+}
+/** Costs per document (documents are cached and reused by Apollo, and by the WebSocket path below). */
+const costCache = new WeakMap<DocumentNode, CostCache>();
+const COSTS_PER_DOCUMENT = 256;
+
 /** Throws a validation error when the operation costs more than the limit; returns the cost. */
 export function checkComplexity(schema: GraphQLSchema, query: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number {
-  const cost = getComplexity({
-    schema,
-    query,
-    variables: variables ?? {},
-    operationName: operationName ?? undefined,
-    estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-  });
+  let cache = costCache.get(query);
+  if (!cache) {
+    cache = { variables: costVariables(schema, query), costs: new Map() };
+    costCache.set(query, cache);
+  }
+  const key = JSON.stringify([operationName ?? null, ...cache.variables.map((v) => variables?.[v] ?? null)]);
+  let cost = cache.costs.get(key);
+  if (cost === undefined) {
+    cost = getComplexity({
+      schema,
+      query,
+      variables: variables ?? {},
+      operationName: operationName ?? undefined,
+      estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
+    });
+    if (cache.costs.size >= COSTS_PER_DOCUMENT) cache.costs.clear();
+    cache.costs.set(key, cost);
+  }
   if (cost > LIMITS.complexity) throw limitError(`query complexity ${cost} exceeds the limit of ${LIMITS.complexity}`);
   return cost;
 }

@@ -3,7 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../shared/page-info.type';
 import { type CanvasAction, CanvasActionEnum } from './canvas-action';
 
-@ObjectType({ description: 'One action on a UI canvas.' })
+@ObjectType({ simpleResolvers: true, description: 'One action on a UI canvas.' })
 export class CanvasAudit {
   @Field(() => ID, { description: 'Server-generated id.' })
   id!: string;
@@ -36,7 +36,7 @@ export class CanvasAudit {
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'A canvas audit with its cursor.' })
+@ObjectType({ simpleResolvers: true, description: 'A canvas audit with its cursor.' })
 export class CanvasAuditEdge {
   @Field({ description: 'Opaque keyset cursor.' })
   cursor!: string;
@@ -45,7 +45,7 @@ export class CanvasAuditEdge {
   node!: CanvasAudit;
 }
 
-@ObjectType({ description: 'A page of canvas audits, newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of canvas audits, newest first.' })
 export class CanvasAuditConnection {
   @Field(() => [CanvasAuditEdge], { description: 'The audits of this page.' })
   edges!: CanvasAuditEdge[];
@@ -54,7 +54,7 @@ export class CanvasAuditConnection {
   pageInfo!: PageInfo;
 }
 
-@ObjectType({ description: 'How users engage with one canvas type (or one component of it).' })
+@ObjectType({ simpleResolvers: true, description: 'How users engage with one canvas type (or one component of it).' })
 export class CanvasTypeStats {
   @Field({ description: 'Canvas type.' })
   canvasType!: string;
@@ -78,7 +78,7 @@ export class CanvasTypeStats {
   avgFeedbackScore!: number | null;
 }
 
-@ObjectType({ description: 'Canvas engagement patterns of one agent (seed 000 example 4).' })
+@ObjectType({ simpleResolvers: true, description: 'Canvas engagement patterns of one agent (seed 000 example 4).' })
 export class CanvasInsights {
   @Field(() => [CanvasTypeStats], { description: 'Statistics per canvas type.' })
   byType!: CanvasTypeStats[];

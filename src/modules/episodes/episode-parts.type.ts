@@ -3,7 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../shared/page-info.type';
 import { Episode } from './episode.type';
 
-@ObjectType({ description: 'One ordered turn of an episode.' })
+@ObjectType({ simpleResolvers: true, description: 'One ordered turn of an episode.' })
 export class Segment {
   @Field(() => ID, { description: 'Server-generated id.' })
   id!: string;
@@ -27,7 +27,7 @@ export class Segment {
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'Something an episode produced (e.g. a multiple-choice question).' })
+@ObjectType({ simpleResolvers: true, description: 'Something an episode produced (e.g. a multiple-choice question).' })
 export class EpisodeOutput {
   @Field(() => ID, { description: 'Server-generated id (judges update outputs by it).' })
   id!: string;
@@ -54,7 +54,7 @@ export class EpisodeOutput {
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'An episode with its cursor.' })
+@ObjectType({ simpleResolvers: true, description: 'An episode with its cursor.' })
 export class EpisodeEdge {
   @Field({ description: 'Opaque keyset cursor of this episode.' })
   cursor!: string;
@@ -63,7 +63,7 @@ export class EpisodeEdge {
   node!: Episode;
 }
 
-@ObjectType({ description: 'A page of episodes, newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of episodes, newest first.' })
 export class EpisodeConnection {
   @Field(() => [EpisodeEdge], { description: 'The episodes of this page.' })
   edges!: EpisodeEdge[];

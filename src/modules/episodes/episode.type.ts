@@ -7,7 +7,7 @@ import type { Episode as EpisodeEntity } from './episode.entity';
  * `feedbackContext`) and link lists are added by field resolvers of the modules that own them, and
  * are batched per request.
  */
-@ObjectType({ description: 'One unit of agent experience: what an agent did, with everything linked to it.' })
+@ObjectType({ simpleResolvers: true, description: 'One unit of agent experience: what an agent did, with everything linked to it.' })
 export class Episode {
   @Field(() => ID, { description: 'Server-generated id.' })
   id!: string;

@@ -2,7 +2,7 @@ import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../shared/page-info.type';
 import { Fact } from './fact.type';
 
-@ObjectType({ description: 'A fact with its cursor.' })
+@ObjectType({ simpleResolvers: true, description: 'A fact with its cursor.' })
 export class FactEdge {
   @Field({ description: 'Opaque keyset cursor of this fact.' })
   cursor!: string;
@@ -11,7 +11,7 @@ export class FactEdge {
   node!: Fact;
 }
 
-@ObjectType({ description: 'A page of facts, newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of facts, newest first.' })
 export class FactConnection {
   @Field(() => [FactEdge], { description: 'The facts of this page.' })
   edges!: FactEdge[];
@@ -33,7 +33,7 @@ registerEnumType(UsefulnessSource, {
   },
 });
 
-@ObjectType({ description: 'A fact recalled for a query, with the parts of its score.' })
+@ObjectType({ simpleResolvers: true, description: 'A fact recalled for a query, with the parts of its score.' })
 export class RecalledFact {
   @Field(() => Fact, { description: 'The fact.' })
   fact!: Fact;
@@ -51,7 +51,7 @@ export class RecalledFact {
   finalScore!: number;
 }
 
-@ObjectType({ description: 'A fact and how many rejected episodes used it.' })
+@ObjectType({ simpleResolvers: true, description: 'A fact and how many rejected episodes used it.' })
 export class FailedFact {
   @Field(() => Fact, { description: 'The fact.' })
   fact!: Fact;

@@ -19,7 +19,7 @@ registerEnumType(FeedbackTypeEnum, {
   },
 });
 
-@ObjectType({ description: 'A response to agent output: a rating, a correction, a confirmation, a verdict.' })
+@ObjectType({ simpleResolvers: true, description: 'A response to agent output: a rating, a correction, a confirmation, a verdict.' })
 export class Feedback {
   @Field(() => ID, { description: 'Server-generated id.' })
   id!: string;
@@ -88,7 +88,7 @@ export class Feedback {
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'New feedback and its episode with the updated aggregate.' })
+@ObjectType({ simpleResolvers: true, description: 'New feedback and its episode with the updated aggregate.' })
 export class FeedbackResult {
   @Field(() => Feedback, { description: 'The feedback.' })
   feedback!: Feedback;
@@ -97,7 +97,7 @@ export class FeedbackResult {
   episode!: Episode | null;
 }
 
-@ObjectType({ description: 'A feedback event delivered to subscribers.' })
+@ObjectType({ simpleResolvers: true, description: 'A feedback event delivered to subscribers.' })
 export class FeedbackEvent {
   @Field(() => Feedback, { description: 'The feedback.' })
   feedback!: Feedback;
@@ -106,7 +106,7 @@ export class FeedbackEvent {
   episode!: Episode | null;
 }
 
-@ObjectType({ description: 'Feedback with its cursor.' })
+@ObjectType({ simpleResolvers: true, description: 'Feedback with its cursor.' })
 export class FeedbackEdge {
   @Field({ description: 'Opaque keyset cursor.' })
   cursor!: string;
@@ -115,7 +115,7 @@ export class FeedbackEdge {
   node!: Feedback;
 }
 
-@ObjectType({ description: 'A page of feedback, newest first.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of feedback, newest first.' })
 export class FeedbackConnection {
   @Field(() => [FeedbackEdge], { description: 'The feedback of this page.' })
   edges!: FeedbackEdge[];

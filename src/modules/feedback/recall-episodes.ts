@@ -9,7 +9,7 @@ import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from '../episodes/ep
 import { Episode } from '../episodes/episode.type';
 import { CANVAS_BOOST, NEGATIVE_FEEDBACK_BOOST, POSITIVE_FEEDBACK_BOOST } from './recall-episodes.score';
 
-@ObjectType({ description: 'An episode recalled for a query, with the parts of its score.' })
+@ObjectType({ simpleResolvers: true, description: 'An episode recalled for a query, with the parts of its score.' })
 export class RecalledEpisode {
   @Field(() => Episode, { description: 'The episode (enrichable like any episode).' })
   episode!: Episode;

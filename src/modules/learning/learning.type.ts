@@ -3,7 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Feedback } from '../feedback/feedback.type';
 import { PageInfo } from '../shared/page-info.type';
 
-@ObjectType({ description: 'What the organization has seen of one document layout.' })
+@ObjectType({ simpleResolvers: true, description: 'What the organization has seen of one document layout.' })
 export class LayoutProfile {
   @Field(() => ID, { description: 'Server-generated id.' })
   id!: string;
@@ -33,7 +33,7 @@ export class LayoutProfile {
   updatedAt!: Date;
 }
 
-@ObjectType({ description: 'The result of recording a document layout.' })
+@ObjectType({ simpleResolvers: true, description: 'The result of recording a document layout.' })
 export class DocumentLayoutResult {
   @Field({ description: 'The layout fingerprint (the same value seed 001 Python code computes).' })
   fingerprint!: string;
@@ -45,7 +45,7 @@ export class DocumentLayoutResult {
   profile!: LayoutProfile;
 }
 
-@ObjectType({ description: 'A layout profile with its cursor.' })
+@ObjectType({ simpleResolvers: true, description: 'A layout profile with its cursor.' })
 export class LayoutProfileEdge {
   @Field({ description: 'Opaque keyset cursor.' })
   cursor!: string;
@@ -54,7 +54,7 @@ export class LayoutProfileEdge {
   node!: LayoutProfile;
 }
 
-@ObjectType({ description: 'A page of layout profiles, most recently seen first.' })
+@ObjectType({ simpleResolvers: true, description: 'A page of layout profiles, most recently seen first.' })
 export class LayoutProfileConnection {
   @Field(() => [LayoutProfileEdge], { description: 'The profiles of this page.' })
   edges!: LayoutProfileEdge[];
@@ -63,7 +63,7 @@ export class LayoutProfileConnection {
   pageInfo!: PageInfo;
 }
 
-@ObjectType({ description: 'One past correction to show an extraction model.' })
+@ObjectType({ simpleResolvers: true, description: 'One past correction to show an extraction model.' })
 export class FewShotExample {
   @Field(() => ID, { description: 'The correction feedback.' })
   feedbackId!: string;
@@ -78,7 +78,7 @@ export class FewShotExample {
   createdAt!: Date;
 }
 
-@ObjectType({ description: 'The latest corrections of a layout, ready for a prompt.' })
+@ObjectType({ simpleResolvers: true, description: 'The latest corrections of a layout, ready for a prompt.' })
 export class FewShotExamples {
   @Field(() => [FewShotExample], { description: 'Newest first.' })
   examples!: FewShotExample[];
@@ -87,7 +87,7 @@ export class FewShotExamples {
   hintExamplesJson!: string;
 }
 
-@ObjectType({ description: 'A count for one UTC day.' })
+@ObjectType({ simpleResolvers: true, description: 'A count for one UTC day.' })
 export class DayCount {
   @Field({ description: 'UTC date, YYYY-MM-DD.' })
   date!: string;
@@ -96,7 +96,7 @@ export class DayCount {
   count!: number;
 }
 
-@ObjectType({ description: 'A count for one event type.' })
+@ObjectType({ simpleResolvers: true, description: 'A count for one event type.' })
 export class EventTypeCount {
   @Field({ description: 'Event type (the feedback type when none was given).' })
   eventType!: string;
@@ -105,7 +105,7 @@ export class EventTypeCount {
   count!: number;
 }
 
-@ObjectType({ description: 'How often one field was corrected.' })
+@ObjectType({ simpleResolvers: true, description: 'How often one field was corrected.' })
 export class FieldCount {
   @Field({ description: 'Field name.' })
   field!: string;
@@ -114,7 +114,7 @@ export class FieldCount {
   count!: number;
 }
 
-@ObjectType({ description: 'Average extraction confidence of the documents of one UTC day.' })
+@ObjectType({ simpleResolvers: true, description: 'Average extraction confidence of the documents of one UTC day.' })
 export class ConfidencePoint {
   @Field({ description: 'UTC date, YYYY-MM-DD.' })
   date!: string;
@@ -123,7 +123,7 @@ export class ConfidencePoint {
   averageConfidence!: number;
 }
 
-@ObjectType({ description: 'How the learning loop is doing (seed 001 user story 5).' })
+@ObjectType({ simpleResolvers: true, description: 'How the learning loop is doing (seed 001 user story 5).' })
 export class LearningAnalytics {
   @Field(() => [DayCount], { description: 'Corrections, confirmations and rejections per UTC day (days without events are left out).' })
   eventsByDay!: DayCount[];

@@ -12,7 +12,7 @@ export class ForgetInput {
   dryRun?: boolean;
 }
 
-@ObjectType({ description: 'What forgetting did (or, for a dry run, would do).' })
+@ObjectType({ simpleResolvers: true, description: 'What forgetting did (or, for a dry run, would do).' })
 export class ForgetResult {
   @Field(() => Int, { description: 'Episodes of the organization looked at.' })
   examined!: number;
@@ -27,13 +27,13 @@ export class ForgetResult {
   deletedIds!: string[];
 }
 
-@ObjectType({ description: 'What a retention purge deleted.' })
+@ObjectType({ simpleResolvers: true, description: 'What a retention purge deleted.' })
 export class PurgeResult {
   @Field(() => Int, { description: 'Feedback rows deleted.' })
   deleted!: number;
 }
 
-@ObjectType({ description: 'How episodes of one topic perform.' })
+@ObjectType({ simpleResolvers: true, description: 'How episodes of one topic perform.' })
 export class TopicPerformance {
   @Field({ description: 'The topic.' })
   topic!: string;
@@ -51,7 +51,7 @@ export class TopicPerformance {
   acceptanceRate!: number | null;
 }
 
-@ObjectType({ description: 'One UTC day of a topic.' })
+@ObjectType({ simpleResolvers: true, description: 'One UTC day of a topic.' })
 export class TopicTrendPoint {
   @Field({ description: 'UTC date, YYYY-MM-DD.' })
   date!: string;
@@ -63,7 +63,7 @@ export class TopicTrendPoint {
   episodes!: number;
 }
 
-@ObjectType({ description: 'Counts and averages across the organization.' })
+@ObjectType({ simpleResolvers: true, description: 'Counts and averages across the organization.' })
 export class MemorySummary {
   @Field(() => Int, { description: 'Episodes.' })
   episodes!: number;

@@ -34,7 +34,7 @@ export class MemoryContextInput {
   maxCandidates?: number;
 }
 
-@ObjectType({ description: 'One selected memory: a segment of an episode.' })
+@ObjectType({ simpleResolvers: true, description: 'One selected memory: a segment of an episode.' })
 export class MemoryEntry {
   @Field(() => ID, { description: 'The segment.' })
   id!: string;
@@ -55,7 +55,7 @@ export class MemoryEntry {
   tokenEstimate!: number;
 }
 
-@ObjectType({ description: 'The memories chosen for a token budget, in chronological order.' })
+@ObjectType({ simpleResolvers: true, description: 'The memories chosen for a token budget, in chronological order.' })
 export class MemoryContext {
   @Field(() => [MemoryEntry], { description: 'Selected memories, oldest first.' })
   entries!: MemoryEntry[];

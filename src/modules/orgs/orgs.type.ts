@@ -3,7 +3,7 @@ import type { ApiKey as ApiKeyEntity } from './api-key.entity';
 import { type Role, RoleEnum } from './role';
 import type { Viewer as ViewerData } from './orgs.service';
 
-@ObjectType({ description: 'The caller: the API key used and its organization.' })
+@ObjectType({ simpleResolvers: true, description: 'The caller: the API key used and its organization.' })
 export class Viewer {
   @Field(() => ID, { description: 'Organization of the API key; every read and write is scoped to it.' })
   orgId!: string;
@@ -25,7 +25,7 @@ export class Viewer {
   }
 }
 
-@ObjectType({ description: 'An API key of the organization. The token itself is never shown again after creation.' })
+@ObjectType({ simpleResolvers: true, description: 'An API key of the organization. The token itself is never shown again after creation.' })
 export class ApiKey {
   @Field(() => ID, { description: 'Id of the key (use it to revoke the key).' })
   id!: string;
@@ -57,7 +57,7 @@ export class ApiKey {
   }
 }
 
-@ObjectType({ description: 'A new API key and its token. The token is shown only here, once.' })
+@ObjectType({ simpleResolvers: true, description: 'A new API key and its token. The token is shown only here, once.' })
 export class CreatedApiKey {
   @Field(() => ApiKey, { description: 'The key.' })
   apiKey!: ApiKey;

@@ -1,6 +1,6 @@
 import { Field, ObjectType } from 'type-graphql';
 
-@ObjectType({ description: 'Where a page of a connection ends.' })
+@ObjectType({ simpleResolvers: true, description: 'Where a page of a connection ends.' })
 export class PageInfo {
   @Field({ description: 'True when another page follows.' })
   hasNextPage!: boolean;

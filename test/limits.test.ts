@@ -55,6 +55,23 @@ describe('query limits over HTTP', () => {
     expect(r.errors?.[0].extensions?.requestId).toEqual(expect.any(String));
   });
 
+  it('prices the same document by its variables each time (page size, @include), refusing only what costs too much', async () => {
+    // an edge costs 3 (edge, node, id) + 5 context lists x 10 x 5 fields = 253; a page of `first`
+    // costs first x that (25,300 for 100); the second copy counts only when included (50,600)
+    const page = `edges { node { id segments { id seq role content tokenEstimate } canvasContext { id canvasType action createdAt canvasId }
+      feedbackContext { id feedbackType score createdAt rating } outputs { id kind content difficulty qualityScore }
+      facts { id text kind status usefulness } } }`;
+    const query = `query Priced($first: Int, $twice: Boolean!) { a: episodes(first: $first) { ${page} } b: episodes(first: $first) @include(if: $twice) { ${page} } }`;
+    const run = (first: number, twice: boolean) => gql(s.url, query, { first, twice }, token);
+    for (const [first, twice, refused] of [[100, false, false], [100, true, true], [1, true, false], [100, true, true], [100, false, false]] as const) {
+      const r = await run(first, twice);
+      if (refused) {
+        expect(codeOf(r), `first ${first}, twice ${twice}`).toBe('GRAPHQL_VALIDATION_FAILED');
+        expect(r.errors?.[0].message).toBe('query complexity 50600 exceeds the limit of 50000');
+      } else expect(r.errors, `first ${first}, twice ${twice}`).toBeUndefined();
+    }
+  });
+
   it('refuses requests without a JSON content type (CSRF prevention)', async () => {
     const res = await fetch(s.url + '?query=%7Bviewer%7BorgId%7D%7D', { headers: { authorization: `Bearer ${token}` } });
     expect(res.status).toBe(400);

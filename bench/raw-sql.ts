@@ -33,32 +33,23 @@ async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
   return eps.map((e) => ({ ...e, canvasContext: c.get(e.id) ?? [], feedbackContext: f.get(e.id) ?? [], segments: s.get(e.id) ?? [] }));
 }
 
-async function submitFeedback(pool: pg.Pool, count: (n: number) => void, orgId: string, input: Row): Promise<Row> {
-  const c = await pool.connect();
-  try {
-    count(4);
-    await c.query('BEGIN');
-    const score = input.rating != null ? (input.rating - 3) / 2 : input.feedbackType === 'THUMBS_UP' ? 1 : input.feedbackType === 'THUMBS_DOWN' ? -1 : null;
-    const ep = await c.query(
-      `UPDATE episodes SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + COALESCE($3::float8, 0),
+/** One statement, as the server writes it: counters moved and both rows read back. */
+async function submitFeedback(q: Q, orgId: string, input: Row): Promise<Row> {
+  const score = input.rating != null ? (input.rating - 3) / 2 : input.feedbackType === 'THUMBS_UP' ? 1 : input.feedbackType === 'THUMBS_DOWN' ? -1 : null;
+  const [row] = await q(
+    `WITH e AS (
+       UPDATE episodes SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + COALESCE($3::float8, 0),
               feedback_score_count = feedback_score_count + ($3::float8 IS NOT NULL)::int, updated_at = now()
-        WHERE org_id = $1 AND id = $2 RETURNING ${EP_COLS}`,
-      [orgId, input.episodeId, score],
-    );
-    if (ep.rowCount === 0) throw new Error('episode not found');
-    const fb = await c.query(
-      `INSERT INTO feedback (id, org_id, episode_id, agent_id, actor_id, feedback_type, rating, score)
-       VALUES (gen_random_uuid(), $1, $2, $3, '00000000-0000-4000-8000-000000000001', $4, $5, $6) RETURNING id, feedback_type, score, created_at`,
-      [orgId, input.episodeId, ep.rows[0].agent_id, input.feedbackType, input.rating ?? null, score],
-    );
-    await c.query('COMMIT');
-    return { feedback: fb.rows[0], episode: ep.rows[0] };
-  } catch (err) {
-    await c.query('ROLLBACK').catch(() => undefined);
-    throw err;
-  } finally {
-    c.release();
-  }
+        WHERE org_id = $1 AND id = $2 RETURNING ${EP_COLS}),
+     fb AS (
+       INSERT INTO feedback (id, org_id, episode_id, agent_id, actor_id, feedback_type, rating, score)
+       SELECT gen_random_uuid(), $1, e.id, e.agent_id, '00000000-0000-4000-8000-000000000001', $4, $5, $3 FROM e
+       RETURNING id, feedback_type, score, created_at)
+     SELECT row_to_json(fb) AS feedback, row_to_json(e) AS episode FROM fb, e`,
+    [orgId, input.episodeId, score, input.feedbackType, input.rating ?? null],
+  );
+  if (!row) throw new Error('episode not found');
+  return row;
 }
 
 const ANALYTICS_TYPES = `feedback_type IN ('CORRECTION','CONFIRMATION','REJECTION')`;
@@ -133,8 +124,8 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const eps = await q(`SELECT ${EP_COLS} FROM episodes WHERE org_id = $1 AND id = $2`, [orgId, v.id]);
       return (await withContext(q, orgId, eps))[0] ?? null;
     },
-    'feedback-spread': (orgId, v) => submitFeedback(pool, count, orgId, v.input),
-    'feedback-hot': (orgId, v) => submitFeedback(pool, count, orgId, v.input),
+    'feedback-spread': (orgId, v) => submitFeedback(q, orgId, v.input),
+    'feedback-hot': (orgId, v) => submitFeedback(q, orgId, v.input),
     'few-shot': async (orgId, v) => {
       const rows = await q(
         `SELECT id, left(meta->>'input_snippet', 1500) AS input_snippet, after AS output, created_at FROM feedback

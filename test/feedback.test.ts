@@ -51,6 +51,36 @@ describe('scores', () => {
     expect(last.feedback.actorId).toEqual(expect.any(String));
   });
 
+  it('writes feedback on an episode in one statement that returns both rows, and replays a key with the rows as they are now', async () => {
+    const ep = await episode({ sessionId: 's-one' });
+    const first = await submit({ episodeId: ep.id, feedbackType: 'THUMBS_UP' });
+    s.sql.reset();
+    const r = await submit({ episodeId: ep.id, feedbackType: 'RATING', rating: 5, corrections: 'fine', actorUserId: 'u-1', executionId: 'x-1', occurredAt: '2026-01-02T03:04:05.678Z' });
+    // authentication, then the write: no BEGIN / COMMIT, no reload of either row
+    expect(s.sql.count, s.sql.statements.join('\n')).toBe(2);
+    expect(r.episode).toEqual({ id: ep.id, feedbackCount: 2, aggregateFeedbackScore: 1 });
+    expect(r.feedback).toMatchObject({ feedbackType: 'RATING', rating: 5, score: 1, corrections: 'fine', actorUserId: 'u-1', agentId: 'fb-agent', episodeId: ep.id });
+    expect(r.feedback.createdAt).toBe('2026-01-02T03:04:05.678Z');
+    // what the mutation returned is what a later read sees
+    const [row] = await s.app.db.orm.em.fork().execute('SELECT feedback_type, rating, score, corrections, created_at FROM feedback WHERE id = ?', [r.feedback.id]);
+    expect(row).toMatchObject({ feedback_type: 'RATING', rating: 5, score: 1, corrections: 'fine' });
+    expect(new Date(row.created_at).toISOString()).toBe('2026-01-02T03:04:05.678Z');
+    expect(first.feedback.id).not.toBe(r.feedback.id);
+    // an unknown episode writes nothing, in the same one statement
+    const before = await feedbackRows(a.orgId);
+    const missing = await gql(s.url, SubmitFeedbackDocument, { input: { episodeId: '00000000-0000-4000-8000-00000000beef', feedbackType: 'THUMBS_UP' } as never }, a.token);
+    expect(codeOf(missing)).toBe('NOT_FOUND');
+    expect(fieldOf(missing)).toBe('input.episodeId');
+    expect(await feedbackRows(a.orgId)).toBe(before);
+    // a replayed key answers with the episode as it is now, not as it was at the first call
+    const keyed = await submit({ episodeId: ep.id, feedbackType: 'THUMBS_DOWN', idempotencyKey: 'k-rows' });
+    await submit({ episodeId: ep.id, feedbackType: 'THUMBS_UP' });
+    const replay = await submit({ episodeId: ep.id, feedbackType: 'THUMBS_DOWN', idempotencyKey: 'k-rows' });
+    expect(replay.feedback.id).toBe(keyed.feedback.id);
+    expect(keyed.episode?.feedbackCount).toBe(3);
+    expect(replay.episode?.feedbackCount).toBe(4);
+  });
+
   it('stays exact with 50 concurrent clients giving 20 ratings each', async () => {
     const ep = await episode();
     const ratings = Array.from({ length: 1000 }, (_, i) => (i * 7) % 5 + 1);

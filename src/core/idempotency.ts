@@ -13,6 +13,8 @@ export interface IdempotentCall {
   operation: string;
   /** the input as given; its hash decides whether a repeat is the same call */
   input: unknown;
+  /** without a key, a write of one SQL statement runs without BEGIN / COMMIT around it (atomic on its own) */
+  singleStatement?: boolean;
 }
 
 /**
@@ -43,7 +45,7 @@ export async function idempotent<T>(
 }
 
 async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string | null, write: (tx: EntityManager) => Promise<T>): Promise<T> {
-  if (key === null) return em.transactional(write);
+  if (key === null) return call.singleStatement ? write(em) : em.transactional(write);
   if (key.length === 0 || key.length > MAX_KEY) throw badInput('idempotencyKey', `idempotencyKey must be 1..${MAX_KEY} characters`);
   const requestHash = hashJson({ operation: call.operation, input: call.input });
 

@@ -3,10 +3,12 @@ import { notFound } from '../../core/errors';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
 import { getEpisode } from '../episodes/episodes.query';
+import { episodeFromRow } from '../episodes/episode.rows';
 import { Episode } from '../episodes/episode.type';
 import { CAN } from '../orgs/role';
 import { CorrectionInput, FeedbackFilter, JudgeEpisodeInput, SubmitFeedbackInput } from './feedback.inputs';
 import { feedbackEpisodes, getFeedback, listFeedback } from './feedback.query';
+import { feedbackFromRow } from './feedback.rows';
 import { recordCorrection, submitFeedback } from './feedback.service';
 import { Feedback, FeedbackConnection, FeedbackResult } from './feedback.type';
 import { judgeEpisode } from './judge.service';
@@ -25,6 +27,8 @@ export class FeedbackResolver {
   @Authorized(CAN.feedbackWrite)
   async submitFeedback(@Arg('input', () => SubmitFeedbackInput, { description: 'The feedback.' }) input: SubmitFeedbackInput, @Ctx() ctx: Context): Promise<FeedbackResult> {
     const w = await submitFeedback(ctx.em, ctx.services.bus, actor(ctx), input);
+    // the write read its rows back; a replay (idempotency key) loads them as they are now
+    if (w.rows) return Object.assign(new FeedbackResult(), { feedback: feedbackFromRow(w.rows.feedback), episode: w.rows.episode && episodeFromRow(w.rows.episode) });
     return Object.assign(new FeedbackResult(), { feedback: await mustFeedback(ctx, w.feedbackId), episode: w.episodeId ? await getEpisode(ctx.em, ctx.orgId, w.episodeId) : null });
   }
 

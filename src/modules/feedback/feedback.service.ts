@@ -9,7 +9,7 @@ import { checkFingerprint } from '../learning/layout.service';
 import { reduceCorrection } from './correction-reduce';
 import { FEEDBACK_TYPES, feedbackScore } from './feedback-score';
 import type { CorrectionInput, SubmitFeedbackInput } from './feedback.inputs';
-import { publishFeedback, type WrittenFeedback, writeFeedback } from './feedback.write';
+import { type FeedbackRows, publishFeedback, type WrittenFeedback, writeFeedback, writeFeedbackRows } from './feedback.write';
 
 export interface Actor {
   orgId: string;
@@ -37,8 +37,11 @@ function checkRating(type: SubmitFeedbackInput['feedbackType'], rating: number |
   if ((type === 'THUMBS_UP' || type === 'THUMBS_DOWN') && rating !== null && rating !== undefined) throw badInput('input.rating', `${type} takes no rating`);
 }
 
-/** A thumb, a rating or free-text corrections; linked to its episode, counters updated, published after commit. */
-export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Actor, input: SubmitFeedbackInput): Promise<WrittenFeedback> {
+/**
+ * A thumb, a rating or free-text corrections; linked to its episode, counters updated, published
+ * after commit. Returns the rows as written (`rows`) unless the call was a replay.
+ */
+export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Actor, input: SubmitFeedbackInput): Promise<WrittenFeedback & { rows: FeedbackRows | null }> {
   if (!FEEDBACK_TYPES.includes(input.feedbackType)) throw badInput('input.feedbackType', `feedbackType must be one of ${FEEDBACK_TYPES.join(', ')}`);
   if (input.feedbackType === 'JUDGEMENT') throw badInput('input.feedbackType', 'judgements are written by judgeEpisode');
   checkRating(input.feedbackType, input.rating);
@@ -47,20 +50,26 @@ export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Ac
   const createdAt = occurredAt(input.occurredAt, 'input.occurredAt');
   const episodeId = input.episodeId ? parseId('input.episodeId', input.episodeId) : null;
   const { idempotencyKey, ...rest } = input;
-  return idempotent(
+  let rows: FeedbackRows | null = null;
+  const written = await idempotent(
     em,
-    { orgId: actor.orgId, key: idempotencyKey, operation: 'submitFeedback', input: rest },
-    (tx) =>
-      writeFeedback(tx, actor.orgId, {
+    // with an episode id the write is one statement: no explicit transaction around it
+    { orgId: actor.orgId, key: idempotencyKey, operation: 'submitFeedback', input: rest, singleStatement: episodeId !== null },
+    async (tx) => {
+      const w = await writeFeedbackRows(tx, actor.orgId, {
         ...origin(actor, input, episodeId),
         feedbackType: input.feedbackType,
         rating: input.rating ?? null,
         score: feedbackScore(input.feedbackType, input.rating),
         corrections: input.corrections ?? null,
         createdAt,
-      }),
-    (written) => publishFeedback(bus, actor.orgId, written),
+      });
+      rows = w.rows;
+      return w.written;
+    },
+    (w) => publishFeedback(bus, actor.orgId, w),
   );
+  return { ...written, rows };
 }
 
 /** An operator correction (always type CORRECTION), reduced to fit 10 KB or refused. */

@@ -5,7 +5,7 @@ import { Episode } from './episode.type';
 
 /** The columns of `episodes` every raw query selects (alias `e`). */
 export const EPISODE_COLUMNS = `e.id, e.org_id, e.created_at, e.agent_id, e.session_id, e.title, e.task, e.intent, e.topic, e.blueprint,
-  e.ended_at, e.execution_ids, e.generation_config, e.metadata, e.embedding, e.canvas_action_count, e.feedback_count,
+  e.ended_at, e.execution_ids, e.generation_config, e.metadata, e.canvas_action_count, e.feedback_count,
   e.feedback_score_sum, e.feedback_score_count, e.overall_score, e.accepted, e.updated_at`;
 
 export interface EpisodeRow {
@@ -23,7 +23,6 @@ export interface EpisodeRow {
   execution_ids: string[] | null;
   generation_config: Record<string, unknown> | null;
   metadata: Record<string, unknown> | null;
-  embedding: number[] | null;
   canvas_action_count: number;
   feedback_count: number;
   feedback_score_sum: number;
@@ -52,7 +51,6 @@ export function episodeFromRow(r: EpisodeRow): Episode {
     executionIds: r.execution_ids ?? [],
     generationConfig: r.generation_config,
     metadata: r.metadata,
-    embedding: r.embedding ? r.embedding.map(Number) : null,
     canvasActionCount: Number(r.canvas_action_count),
     feedbackCount: Number(r.feedback_count),
     feedbackScoreSum: Number(r.feedback_score_sum),

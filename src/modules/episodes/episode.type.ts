@@ -63,9 +63,6 @@ export class Episode {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form metadata (JSON object, <= 10 KB).' })
   metadata!: Record<string, unknown> | null;
 
-  /** not exposed: used by field resolvers */
-  embedding!: number[] | null;
-
   static from(e: EpisodeEntity): Episode {
     return Object.assign(new Episode(), {
       id: e.id,
@@ -86,7 +83,6 @@ export class Episode {
       accepted: e.accepted,
       generationConfig: e.generationConfig,
       metadata: e.metadata,
-      embedding: e.embedding,
     });
   }
 }

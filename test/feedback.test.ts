@@ -248,6 +248,30 @@ describe('reading feedback', () => {
     expect((await gqlOk(s.url, FeedbackPageDocument, { filter: { episodeId: good.id } }, b.token)).feedback.edges).toEqual([]);
   });
 
+  it('reads the large feedback and canvas columns only for requests that select them', async () => {
+    const o = await s.createOrg('columns');
+    const ep = await episode({ agentId: 'cols', sessionId: 'cols-1' }, o.token);
+    await submit({ episodeId: ep.id, feedbackType: 'CORRECTION', corrections: 'use metric units' }, o.token);
+    await gqlOk(s.url, RecordCorrectionDocument, { input: { episodeId: ep.id, eventType: 'FIELD_FIXED', before: { unit: 'mi' }, after: { unit: 'km' }, meta: { by: 'ops' } } as never }, o.token);
+    await gql(s.url, 'mutation($i: CanvasActionInput!) { recordCanvasAction(input: $i) { id } }', { i: { agentId: 'cols', sessionId: 'cols-1', episodeId: ep.id, canvasType: 'docs', action: 'PRESENT', metadata: { pane: 2 } } }, o.token);
+    const query = (fields: string) => `query($id: ID!) { episode(id: $id) { feedbackContext { id feedbackType ${fields} } canvasContext { id ${fields.includes('meta') ? 'metadata' : ''} } } }`;
+    s.sql.reset();
+    const brief = await gql(s.url, query(''), { id: ep.id }, o.token);
+    expect(brief.errors).toBeUndefined();
+    const briefSql = s.sql.statements.join('\n');
+    expect(briefSql).toContain('NULL::jsonb AS before');
+    expect(briefSql).toContain('NULL::jsonb AS metadata');
+    s.sql.reset();
+    const full = (await gql(s.url, query('corrections before after meta'), { id: ep.id }, o.token)) as { data?: { episode: { feedbackContext: Record<string, unknown>[]; canvasContext: Record<string, unknown>[] } } };
+    expect(s.sql.statements.join('\n')).not.toContain('NULL::jsonb');
+    const fb = full.data!.episode.feedbackContext;
+    expect(fb.map((f) => [f.feedbackType, f.corrections, f.before, f.after, f.meta])).toEqual([
+      ['CORRECTION', 'use metric units', null, null, null],
+      ['CORRECTION', null, { unit: 'mi' }, { unit: 'km' }, { by: 'ops' }],
+    ]);
+    expect(full.data!.episode.canvasContext[0].metadata).toEqual({ pane: 2 });
+  });
+
   it('refuses a malformed time range and page size', async () => {
     expect(fieldOf(await gql(s.url, FeedbackPageDocument, { filter: { timeRange: '30x' } }, a.token))).toBe('filter.timeRange');
     expect(fieldOf(await gql(s.url, FeedbackPageDocument, { first: 101 }, a.token))).toBe('first');

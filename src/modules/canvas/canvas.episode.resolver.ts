@@ -1,12 +1,14 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes/episode.type';
 import { subListCost, subListLimit } from '../shared/sub-list';
 import { type CanvasAction, CanvasActionEnum, canvasType } from './canvas-action';
+import { selectsAny } from '../shared/selection';
 import { canvasByEpisode } from './canvas.loaders';
 import { CanvasAudit } from './canvas.type';
 
-const ALL = { canvasType: null, action: null, limit: null };
+const ALL = { canvasType: null, action: null, limit: null, metadata: false };
 
 /** Canvas fields of an episode, batched over all episodes of the request. */
 @Resolver(() => Episode)
@@ -20,11 +22,12 @@ export class CanvasEpisodeResolver {
   canvasContext(
     @Root() ep: Episode,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
     @Arg('canvasType', () => String, { nullable: true, description: 'Only this canvas type.' }) type?: string,
     @Arg('action', () => CanvasActionEnum, { nullable: true, description: 'Only this action.' }) action?: CanvasAction,
     @Arg('limit', () => Int, { nullable: true, description: 'Keep only the newest this many (1..1,000).' }) limit?: number,
   ): Promise<CanvasAudit[]> {
-    const args = { canvasType: type ? canvasType('canvasType', type) : null, action: action ?? null, limit: subListLimit(limit) };
+    const args = { canvasType: type ? canvasType('canvasType', type) : null, action: action ?? null, limit: subListLimit(limit), metadata: selectsAny(info, ['metadata']) };
     return ctx.loaders.getFor(canvasByEpisode, args).load(ep.id);
   }
 }

@@ -3,13 +3,15 @@ import { pgArray } from '../../core/sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import { groupByEpisode, newestPerEpisode } from '../shared/sub-list';
 import type { CanvasAction } from './canvas-action';
-import { CANVAS_COLUMNS, canvasFromRow, type CanvasRow } from './canvas.rows';
+import { CANVAS_BRIEF_COLUMNS, CANVAS_COLUMNS, canvasFromRow, type CanvasRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
 
 export interface CanvasContextArgs {
   canvasType: string | null;
   action: CanvasAction | null;
   limit: number | null;
+  /** read the metadata JSON too (it is selected) */
+  metadata: boolean;
 }
 
 /** Canvas audits per episode, oldest first, optionally filtered; one statement per request. */
@@ -27,7 +29,7 @@ export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<s
     }
     const w = newestPerEpisode('c.created_at DESC, c.id DESC', args.limit);
     const rows = await em.execute<(CanvasRow & { episode_id: string })[]>(
-      `SELECT * FROM (SELECT ${CANVAS_COLUMNS}${w.select} FROM canvas_audits c
+      `SELECT * FROM (SELECT ${args.metadata ? CANVAS_COLUMNS : CANVAS_BRIEF_COLUMNS}${w.select} FROM canvas_audits c
                        WHERE c.org_id = ? AND c.episode_id = ANY(?::uuid[])${extra}) x
        ${w.where} ORDER BY episode_id, created_at, id`,
       params,

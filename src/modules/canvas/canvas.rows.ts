@@ -3,6 +3,9 @@ import { CanvasAudit } from './canvas.type';
 
 export const CANVAS_COLUMNS = 'c.id, c.agent_id, c.session_id, c.episode_id, c.canvas_id, c.canvas_type, c.component_type, c.action, c.metadata, c.created_at';
 
+/** CANVAS_COLUMNS with the metadata JSON read as NULL (read only when `metadata` is selected). */
+export const CANVAS_BRIEF_COLUMNS = CANVAS_COLUMNS.replace('c.metadata', 'NULL::jsonb AS metadata');
+
 export interface CanvasRow {
   id: string;
   agent_id: string;

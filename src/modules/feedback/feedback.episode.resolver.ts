@@ -1,9 +1,12 @@
-import { Arg, Ctx, FieldResolver, ID, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes/episode.type';
 import { subListCost, subListLimit } from '../shared/sub-list';
 import type { FeedbackType } from './feedback-score';
+import { selectsAny } from '../shared/selection';
 import { feedbackByEpisode } from './feedback.loaders';
+import { FEEDBACK_DETAIL_FIELDS } from './feedback.rows';
 import { Feedback, FeedbackTypeEnum } from './feedback.type';
 
 /** Feedback fields of an episode, batched over all episodes of the request. */
@@ -11,16 +14,18 @@ import { Feedback, FeedbackTypeEnum } from './feedback.type';
 export class FeedbackEpisodeResolver {
   @FieldResolver(() => [ID], { complexity: subListCost, description: 'Ids of all feedback linked to the episode, oldest first.' })
   async feedbackIds(@Root() ep: Episode, @Ctx() ctx: Context): Promise<string[]> {
-    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: null }).load(ep.id)).map((f) => f.id);
+    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: null, detail: false }).load(ep.id)).map((f) => f.id);
   }
 
   @FieldResolver(() => [Feedback], { complexity: subListCost, description: 'Feedback linked to the episode, oldest first, optionally of some types.' })
   feedbackContext(
     @Root() ep: Episode,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
     @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) types?: FeedbackType[],
     @Arg('limit', () => Int, { nullable: true, description: 'Keep only the newest this many (1..1,000).' }) limit?: number,
   ): Promise<Feedback[]> {
-    return ctx.loaders.getFor(feedbackByEpisode, { types: types?.length ? [...types].sort() : null, limit: subListLimit(limit) }).load(ep.id);
+    const args = { types: types?.length ? [...types].sort() : null, limit: subListLimit(limit), detail: selectsAny(info, FEEDBACK_DETAIL_FIELDS) };
+    return ctx.loaders.getFor(feedbackByEpisode, args).load(ep.id);
   }
 }

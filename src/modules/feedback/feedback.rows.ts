@@ -5,6 +5,14 @@ export const FEEDBACK_COLUMNS = `fb.id, fb.episode_id, fb.agent_id, fb.session_i
   fb.rating, fb.score, fb.corrections, fb.event_type, fb.entity_type, fb.entity_id, fb.document_id, fb.layout_fingerprint,
   fb.before, fb.after, fb.meta, fb.accepted, fb.reason, fb.created_at`;
 
+/** Fields backed by the large columns: read only when one of them is selected. */
+export const FEEDBACK_DETAIL_FIELDS = ['corrections', 'before', 'after', 'meta'] as const;
+/** FEEDBACK_COLUMNS with the large ones (free text, before / after / meta JSON) read as NULL. */
+export const FEEDBACK_BRIEF_COLUMNS = FEEDBACK_COLUMNS.replace('fb.corrections', 'NULL::text AS corrections').replace(
+  'fb.before, fb.after, fb.meta',
+  'NULL::jsonb AS before, NULL::jsonb AS after, NULL::jsonb AS meta',
+);
+
 export interface FeedbackRow {
   id: string;
   episode_id: string | null;

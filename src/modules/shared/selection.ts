@@ -1,0 +1,28 @@
+import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } from 'graphql';
+
+// per field of a parsed document: documents are cached and reused, so each is walked once
+const cache = new WeakMap<FieldNode, ReadonlySet<string>>();
+
+/** The names of the fields selected under the field being resolved (fragments followed). */
+export function selectedFields(info: GraphQLResolveInfo): ReadonlySet<string> {
+  const key = info.fieldNodes.length === 1 ? info.fieldNodes[0] : null;
+  const known = key && cache.get(key);
+  if (known) return known;
+  const names = new Set<string>();
+  const walk = (set: SelectionSetNode | undefined) => {
+    for (const s of set?.selections ?? []) {
+      if (s.kind === Kind.FIELD) names.add(s.name.value);
+      else if (s.kind === Kind.INLINE_FRAGMENT) walk(s.selectionSet);
+      else walk(info.fragments[s.name.value]?.selectionSet);
+    }
+  };
+  for (const n of info.fieldNodes) walk(n.selectionSet);
+  if (key) cache.set(key, names);
+  return names;
+}
+
+/** True when any of `fields` is selected under the field being resolved. */
+export const selectsAny = (info: GraphQLResolveInfo, fields: readonly string[]): boolean => {
+  const s = selectedFields(info);
+  return fields.some((f) => s.has(f));
+};

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus } from '../../core/event-bus';
 import { notFound } from '../../core/errors';
+import { addEventCounts, LEARNING_EVENT_TYPES } from '../learning/event-counts';
 import type { FeedbackType } from './feedback-score';
 
 export interface FeedbackWrite {
@@ -55,10 +56,16 @@ export async function writeFeedback(tx: EntityManager, orgId: string, w: Feedbac
   }
   const agentId = episode?.agent_id ?? w.agentId;
   const json = (v: Record<string, unknown> | null | undefined) => (v ? JSON.stringify(v) : null);
-  const [row] = await tx.execute<{ id: string }[]>(
-    `INSERT INTO feedback (id, org_id, created_at, episode_id, agent_id, session_id, execution_id, actor_id, actor_user_id, feedback_type,
+  const insert = `INSERT INTO feedback (id, org_id, created_at, episode_id, agent_id, session_id, execution_id, actor_id, actor_user_id, feedback_type,
        rating, score, corrections, event_type, entity_type, entity_id, document_id, layout_fingerprint, before, after, meta, accepted, reason)
-     VALUES (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?) RETURNING id`,
+     VALUES (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?)`;
+  // learning events also count into their day, in the same statement
+  const [row] = await tx.execute<{ id: string }[]>(
+    (LEARNING_EVENT_TYPES as readonly string[]).includes(w.feedbackType)
+      ? `WITH f AS (${insert} RETURNING id, org_id, created_at, feedback_type, event_type, changed_fields),
+         c AS (${addEventCounts('f', 1)})
+         SELECT id FROM f`
+      : `${insert} RETURNING id`,
     [
       orgId, w.createdAt.toISOString(), episode?.id ?? null, agentId, w.sessionId, w.executionId, w.actorId, w.actorUserId, w.feedbackType,
       w.rating, w.score, w.corrections, w.eventType ?? null, w.entityType ?? null, w.entityId ?? null, w.documentId ?? null,

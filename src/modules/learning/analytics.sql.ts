@@ -47,8 +47,8 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
          SELECT key AS "eventType", sum(n)::int AS count FROM ev WHERE kind = 'type' GROUP BY key HAVING sum(n) > 0) x) AS by_type,
       (SELECT coalesce(json_agg(x ORDER BY x.count DESC, x.field), '[]') FROM (
          SELECT key AS field, sum(n)::int AS count FROM ev WHERE kind = 'field' GROUP BY key HAVING sum(n) > 0 ORDER BY count DESC, field LIMIT 10) x) AS fields,
-      (SELECT coalesce(json_agg(x ORDER BY x.date), '[]') FROM (
-         SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, avg(extraction_confidence)::float8 AS "averageConfidence" FROM documents
+      (SELECT coalesce(json_agg(json_build_object('date', to_char(x.day, 'YYYY-MM-DD'), 'averageConfidence', x.avg) ORDER BY x.day), '[]') FROM (
+         SELECT (created_at AT TIME ZONE 'UTC')::date AS day, avg(extraction_confidence)::float8 AS avg FROM documents
           WHERE org_id = ? AND created_at >= ? AND created_at < ? AND extraction_confidence IS NOT NULL ${fp} GROUP BY 1) x) AS trend`;
   return {
     sql,

@@ -33,7 +33,7 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
   const r = splitRange(start, end, !fingerprint);
   const fp = fingerprint ? 'AND layout_fingerprint = ?' : '';
   const fpParam = fingerprint ? [fingerprint] : [];
-  const rows = `(SELECT * FROM feedback WHERE org_id = ? AND feedback_type IN (${LEARNING_EVENT_TYPES_SQL})
+  const rows = `(SELECT org_id, created_at, feedback_type, event_type, changed_fields FROM feedback WHERE org_id = ? AND feedback_type IN (${LEARNING_EVENT_TYPES_SQL})
                    AND ((created_at >= ? AND created_at < ?) OR (created_at >= ? AND created_at < ?)) ${fp})`;
   const sql = `WITH ev AS (
       SELECT day, kind, key, count AS n FROM learning_event_counts WHERE org_id = ? AND day >= ?::date AND day < ?::date

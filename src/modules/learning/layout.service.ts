@@ -3,10 +3,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { keysetPage } from '../shared/keyset-page';
-import { layoutCountsStatement, PROFILE_COLUMNS } from './analytics.sql';
 import { pgArray } from '../../core/sql';
 import { numberIn, text } from '../../core/validate';
 import type { LoaderFactory } from '../../graphql/loaders';
+import { layoutCountsStatement, PROFILE_COLUMNS } from './analytics.sql';
 import { layoutFingerprint } from './fingerprint';
 import type { DocumentLayoutInput } from './learning.inputs';
 import { LayoutProfile } from './learning.type';
@@ -17,7 +17,6 @@ export function checkFingerprint(field: string, value: string): string {
   return value;
 }
 
-export { PROFILE_COLUMNS };
 export interface ProfileRow {
   id: string;
   layout_fingerprint: string;

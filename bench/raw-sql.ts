@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning/analytics.sql';
 
 /** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
 export type Q = (sql: string, params: unknown[]) => Promise<any[]>;
@@ -52,28 +53,32 @@ async function submitFeedback(q: Q, orgId: string, input: Row): Promise<Row> {
   return row;
 }
 
-const ANALYTICS_TYPES = `feedback_type IN ('CORRECTION','CONFIRMATION','REJECTION')`;
+/** The server's statements number no placeholders (`?`); pg wants `$1`, `$2`, ... */
+const numbered = (sql: string) => {
+  let i = 0;
+  return sql.replace(/\?/g, () => `$${++i}`);
+};
 
+/** The server's statements (src/modules/learning/analytics.sql.ts), run side by side as the server runs them. */
 async function learningAnalytics(q: Q, orgId: string, v: Row): Promise<Row> {
-  const p = [orgId, v.start, v.end];
-  const range = `org_id = $1 AND created_at >= $2 AND created_at < $3 AND ${ANALYTICS_TYPES}`;
-  const [byDay, byType, fields, layouts, trend] = await Promise.all([
-    q(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, count(*)::int AS count FROM feedback WHERE ${range} GROUP BY 1 ORDER BY 1`, p),
-    q(`SELECT COALESCE(event_type, feedback_type) AS event_type, count(*)::int AS count FROM feedback WHERE ${range} GROUP BY 1 ORDER BY 2 DESC`, p),
-    q(`SELECT field, count(*)::int AS count FROM (
-         SELECT CASE WHEN event_type = 'EXTRACTION_FIELD_CORRECTED' THEN ARRAY[after->>'field']
-                     ELSE ARRAY(SELECT k FROM jsonb_object_keys(COALESCE(after, '{}')) k WHERE before->k IS DISTINCT FROM after->k) END AS fields
-           FROM feedback WHERE ${range} AND feedback_type = 'CORRECTION') x, unnest(x.fields) field
-        WHERE field IS NOT NULL GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 10`, p),
-    q(`SELECT lp.layout_fingerprint, lp.seen_count, lp.last_seen_at,
-              (SELECT count(*)::int FROM feedback f WHERE f.org_id = $1 AND f.layout_fingerprint = lp.layout_fingerprint AND f.feedback_type = 'CORRECTION') AS example_count,
-              (SELECT count(DISTINCT f.document_id)::float8 FROM feedback f WHERE f.org_id = $1 AND f.layout_fingerprint = lp.layout_fingerprint AND f.feedback_type = 'CORRECTION')
-                / GREATEST(lp.seen_count, 1) AS correction_rate
-         FROM layout_profiles lp WHERE lp.org_id = $1 ORDER BY lp.last_seen_at DESC`, [orgId]),
-    q(`SELECT to_char(created_at AT TIME ZONE 'UTC', 'YYYY-MM-DD') AS date, avg(extraction_confidence) AS average_confidence
-         FROM documents WHERE org_id = $1 AND created_at >= $2 AND created_at < $3 AND extraction_confidence IS NOT NULL GROUP BY 1 ORDER BY 1`, p),
+  const series = seriesStatement(orgId, new Date(v.start), new Date(v.end), null);
+  const profiles = profilesStatement(orgId, null);
+  const [[s], layoutStats] = await Promise.all([
+    q(numbered(series.sql), series.params),
+    q(numbered(profiles.sql), profiles.params).then(async (rows) => {
+      if (rows.length === 0) return [];
+      const c = layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint));
+      const counts = new Map((await q(numbered(c.sql), c.params)).map((r) => [r.fp, r]));
+      return rows.map((r) => {
+        const n = counts.get(r.layout_fingerprint);
+        return {
+          layoutFingerprint: r.layout_fingerprint, seenCount: r.seen_count, exampleCount: n?.examples ?? 0,
+          correctionRate: r.seen_count > 0 ? Math.min(1, (n?.corrected_docs ?? 0) / r.seen_count) : 0, lastSeenAt: r.last_seen_at,
+        };
+      });
+    }),
   ]);
-  return { eventsByDay: byDay, eventsByType: byType, correctedFields: fields, layoutStats: layouts, confidenceTrend: trend };
+  return { eventsByDay: s.by_day, eventsByType: s.by_type, correctedFields: s.fields, layoutStats, confidenceTrend: s.trend };
 }
 
 /** FOVEATED selection of seed 003 over chronologically ordered candidates. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decayScore } from '../src/modules/episodes/decay';
+import { addEventCounts } from '../src/modules/learning/event-counts';
 import { DECAY_SQL } from '../src/modules/memory/lifecycle.service';
 import {
   EpisodeDocument,
@@ -134,15 +135,20 @@ describe('purgeExpiredFeedback', () => {
       `INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at, feedback_count, feedback_score_sum, feedback_score_count) VALUES (gen_random_uuid(), ?, 'p', now(), now(), 3, 0.5, 2) RETURNING id`,
       [o.orgId],
     );
+    // written as the feedback writes do: the correction also counts into its day
     await sql(
-      `INSERT INTO feedback (id, org_id, created_at, episode_id, actor_id, feedback_type, score) VALUES
+      `WITH f AS (INSERT INTO feedback (id, org_id, created_at, episode_id, actor_id, feedback_type, score) VALUES
          (gen_random_uuid(), ?, now() - interval '400 days', ?, gen_random_uuid(), 'THUMBS_DOWN', -1),
          (gen_random_uuid(), ?, now(), ?, gen_random_uuid(), 'RATING', 1.5 - 0),
-         (gen_random_uuid(), ?, now() - interval '400 days', ?, gen_random_uuid(), 'CORRECTION', NULL)`,
+         (gen_random_uuid(), ?, now() - interval '400 days', ?, gen_random_uuid(), 'CORRECTION', NULL)
+         RETURNING org_id, created_at, feedback_type, event_type, changed_fields),
+       c AS (${addEventCounts('f', 1)})
+       SELECT count(*) FROM f`,
       [o.orgId, id, o.orgId, id, o.orgId, id],
     );
     const { purgeExpiredFeedback } = await gqlOk(s.url, PurgeExpiredFeedbackDocument, {}, o.token);
     expect(purgeExpiredFeedback.deleted).toBe(2);
+    expect(await sql('SELECT * FROM learning_event_counts WHERE org_id = ?', [o.orgId])).toEqual([]);
     const { episode } = await gqlOk(s.url, EpisodeDocument, { id }, o.token);
     expect(episode).toMatchObject({ feedbackCount: 1, aggregateFeedbackScore: 1.5 });
     const op = await s.createKey(o.orgId, 'OPERATOR');

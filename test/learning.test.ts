@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addEventCounts } from '../src/modules/learning/event-counts';
 import { layoutFingerprint } from '../src/modules/learning/fingerprint';
 import {
   ConfirmMappingDocument,
@@ -122,12 +123,17 @@ describe('user story 3: few-shot examples', () => {
   it('is served by the layout index on 100,000 corrections (no sequential scan)', async () => {
     const o = await s.createOrg('explain');
     const em = s.app.db.orm.em.fork();
+    // inserted in bulk and counted into the daily learning event counts, as every feedback write is
     await em.execute(
-      `INSERT INTO feedback (id, org_id, created_at, actor_id, feedback_type, event_type, layout_fingerprint, before, after, meta)
-       SELECT gen_random_uuid(), ?, now() - (g % 90) * interval '1 day', gen_random_uuid(), 'CORRECTION',
-              CASE WHEN g % 3 = 0 THEN 'EXTRACTION_FIELD_CORRECTED' ELSE 'EXTRACTION_LINE_CORRECTED' END,
-              encode(sha256(convert_to((g % 500)::text, 'UTF8')), 'hex'), '{"qty": 0, "field": "qty"}', jsonb_build_object('qty', g, 'field', 'qty'), '{"input_snippet": "x"}'
-         FROM generate_series(1, 100000) g`,
+      `WITH f AS (
+         INSERT INTO feedback (id, org_id, created_at, actor_id, feedback_type, event_type, layout_fingerprint, before, after, meta)
+         SELECT gen_random_uuid(), ?, now() - (g % 90) * interval '1 day', gen_random_uuid(), 'CORRECTION',
+                CASE WHEN g % 3 = 0 THEN 'EXTRACTION_FIELD_CORRECTED' ELSE 'EXTRACTION_LINE_CORRECTED' END,
+                encode(sha256(convert_to((g % 500)::text, 'UTF8')), 'hex'), '{"qty": 0, "field": "qty"}', jsonb_build_object('qty', g, 'field', 'qty'), '{"input_snippet": "x"}'
+           FROM generate_series(1, 100000) g
+         RETURNING org_id, created_at, feedback_type, event_type, changed_fields),
+       c AS (${addEventCounts('f', 1)})
+       SELECT count(*) FROM f`,
       [o.orgId],
     );
     await em.execute('ANALYZE feedback');

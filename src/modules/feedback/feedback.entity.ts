@@ -1,4 +1,4 @@
-import { Entity, Index, Property } from '@mikro-orm/core';
+import { ArrayType, Entity, Index, Property } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 
 /** Any response to agent output: a rating, a correction, a confirmation, a judgement (SPEC 4.3). */
@@ -10,6 +10,11 @@ import { OrgOwned } from '../../db/base.entity';
 @Index({ properties: ['orgId', 'feedbackType', 'createdAt'] })
 @Index({ properties: ['orgId', 'eventType', 'createdAt'] })
 @Index({ properties: ['orgId', 'layoutFingerprint', 'createdAt'] })
+// per-layout correction counts (exampleCount, correctionRate) from the index alone
+@Index({
+  name: 'feedback_layout_corrections_index',
+  expression: `create index "feedback_layout_corrections_index" on "feedback" ("org_id", "layout_fingerprint", "document_id") where "feedback_type" = 'CORRECTION'`,
+})
 export class Feedback extends OrgOwned {
   @Property({ type: 'uuid', nullable: true })
   episodeId: string | null = null;
@@ -65,6 +70,14 @@ export class Feedback extends OrgOwned {
 
   @Property({ type: 'jsonb', nullable: true })
   after: Record<string, unknown> | null = null;
+
+  /**
+   * corrections: the fields they changed (the `after.field` of a field correction, else each
+   * top-level key whose value differs between `before` and `after`); computed by PostgreSQL when
+   * the row is written (function `feedback_changed_fields`, defined by the migration)
+   */
+  @Property({ type: ArrayType, columnType: 'text[]', nullable: true, generated: '(feedback_changed_fields(feedback_type, event_type, before, after)) stored' })
+  changedFields: string[] | null = null;
 
   @Property({ type: 'jsonb', nullable: true })
   meta: Record<string, unknown> | null = null;

@@ -3,6 +3,7 @@ import type { EventBus } from '../../core/event-bus';
 import { notFound } from '../../core/errors';
 import type { EpisodeRow } from '../episodes/episode.rows';
 import { EPISODE_COLUMNS } from '../episodes/episode.rows';
+import { addEventCounts, LEARNING_EVENT_TYPES } from '../learning/event-counts';
 import type { FeedbackType } from './feedback-score';
 import { FEEDBACK_COLUMNS, type FeedbackRow } from './feedback.rows';
 
@@ -58,6 +59,10 @@ function values(w: FeedbackWrite): unknown[] {
   ];
 }
 const VALUE_PLACEHOLDERS = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?';
+/** what the insert returns: the feedback row, and what the learning event counts need */
+const RETURNED = `${FEEDBACK_COLUMNS.replaceAll('fb.', '')}, org_id, changed_fields`;
+/** learning events (corrections, confirmations, rejections) also count into their day, in the same statement */
+const counts = (w: FeedbackWrite) => ((LEARNING_EVENT_TYPES as readonly string[]).includes(w.feedbackType) ? `, c AS (${addEventCounts('fb', 1)})` : '');
 
 /**
  * Inserts one feedback row and, when it is linked to an episode, moves the episode's counters in
@@ -75,7 +80,7 @@ export async function writeFeedbackRows(tx: EntityManager, orgId: string, w: Fee
        fb AS (
          INSERT INTO feedback (${INSERT_COLUMNS})
          SELECT gen_random_uuid(), e.org_id, ?, e.id, e.agent_id, ${VALUE_PLACEHOLDERS} FROM e
-         RETURNING ${FEEDBACK_COLUMNS.replaceAll('fb.', '')})
+         RETURNING ${RETURNED})${counts(w)}
        SELECT row_to_json(fb) AS feedback, row_to_json(e) AS episode FROM fb, e`,
       [w.score ?? 0, w.score === null ? 0 : 1, orgId, w.episodeId, w.createdAt.toISOString(), ...values(w)],
     );
@@ -91,7 +96,8 @@ export async function writeFeedbackRows(tx: EntityManager, orgId: string, w: Fee
   }
   const agentId = episode?.agent_id ?? w.agentId;
   const [row] = await tx.execute<{ id: string }[]>(
-    `INSERT INTO feedback (${INSERT_COLUMNS}) VALUES (gen_random_uuid(), ?, ?, ?, ?, ${VALUE_PLACEHOLDERS}) RETURNING id`,
+    `WITH fb AS (INSERT INTO feedback (${INSERT_COLUMNS}) VALUES (gen_random_uuid(), ?, ?, ?, ?, ${VALUE_PLACEHOLDERS}) RETURNING ${RETURNED})${counts(w)}
+     SELECT id FROM fb`,
     [orgId, w.createdAt.toISOString(), episode?.id ?? null, agentId, ...values(w)],
   );
   if (episode) {

@@ -6,6 +6,7 @@ import { keysetPage } from '../shared/keyset-page';
 import { pgArray } from '../../core/sql';
 import { numberIn, text } from '../../core/validate';
 import type { LoaderFactory } from '../../graphql/loaders';
+import { layoutCountsStatement, PROFILE_COLUMNS } from './analytics.sql';
 import { layoutFingerprint } from './fingerprint';
 import type { DocumentLayoutInput } from './learning.inputs';
 import { LayoutProfile } from './learning.type';
@@ -16,7 +17,6 @@ export function checkFingerprint(field: string, value: string): string {
   return value;
 }
 
-export const PROFILE_COLUMNS = 'p.id, p.layout_fingerprint, p.seen_count, p.last_seen_at, p.stats, p.created_at, p.updated_at';
 export interface ProfileRow {
   id: string;
   layout_fingerprint: string;
@@ -27,16 +27,11 @@ export interface ProfileRow {
   updated_at: Date;
 }
 
-/** Profiles with exampleCount / correctionRate, computed from the feedback of their layouts in one statement. */
+/** Profiles with exampleCount / correctionRate, computed from the corrections of their layouts in one statement. */
 export async function profilesFromRows(em: EntityManager, orgId: string, rows: ProfileRow[]): Promise<LayoutProfile[]> {
   if (rows.length === 0) return [];
-  const counts = await em.execute<{ fp: string; examples: number; corrected_docs: number }[]>(
-    `SELECT fp, count(f.id)::int AS examples, count(DISTINCT f.document_id)::int AS corrected_docs
-       FROM unnest(?::text[]) fp
-       LEFT JOIN feedback f ON f.org_id = ? AND f.layout_fingerprint = fp AND f.feedback_type = 'CORRECTION'
-      GROUP BY fp`,
-    [pgArray(rows.map((r) => r.layout_fingerprint)), orgId],
-  );
+  const q = layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint));
+  const counts = await em.execute<{ fp: string; examples: number; corrected_docs: number }[]>(q.sql, q.params);
   const byFp = new Map(counts.map((c) => [c.fp, c]));
   return rows.map((r) => {
     const c = byFp.get(r.layout_fingerprint);

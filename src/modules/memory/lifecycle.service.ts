@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { timeSortKey } from '../../core/keyset';
+import { addEventCounts, DROP_EMPTY_COUNTS } from '../learning/event-counts';
 
 export interface ForgetOptions {
   decayThreshold?: number | null;
@@ -66,7 +67,7 @@ export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: n
        s AS (DELETE FROM episode_segments WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
        o AS (DELETE FROM episode_outputs WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
        f AS (DELETE FROM episode_facts WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
-       j AS (DELETE FROM feedback WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type = 'JUDGEMENT'),
+       j AS (DELETE FROM feedback WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type = 'JUDGEMENT'), -- not a learning event: no counts change
        u AS (UPDATE feedback SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type <> 'JUDGEMENT'),
        c AS (UPDATE canvas_audits SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
        d AS (DELETE FROM episodes WHERE org_id = ? AND id IN (SELECT id FROM b) RETURNING 1),
@@ -83,7 +84,8 @@ export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: n
 
 /**
  * Deletes feedback older than the retention (seed 001 FR-019) in batches, taking each batch out of
- * its episodes' counters and score sums in the same statement, so aggregates stay exact.
+ * its episodes' counters and score sums and out of the daily learning event counts in the same
+ * statement, so aggregates stay exact.
  */
 export async function purgeExpiredFeedback(em: EntityManager, orgId: string, retentionDays = 365, batch = 5000): Promise<number> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1) throw badInput('retentionDays', 'retentionDays must be an integer >= 1');
@@ -91,7 +93,9 @@ export async function purgeExpiredFeedback(em: EntityManager, orgId: string, ret
   for (;;) {
     const [{ n }] = await em.execute<{ n: number }[]>(
       `WITH b AS (SELECT id FROM feedback WHERE org_id = ? AND created_at < now() - ?::int * interval '1 day' LIMIT ${batch} FOR UPDATE SKIP LOCKED),
-       d AS (DELETE FROM feedback f WHERE f.org_id = ? AND f.id IN (SELECT id FROM b) RETURNING f.episode_id, f.score),
+       d AS (DELETE FROM feedback f WHERE f.org_id = ? AND f.id IN (SELECT id FROM b)
+              RETURNING f.episode_id, f.score, f.org_id, f.created_at, f.feedback_type, f.event_type, f.changed_fields),
+       lc AS (${addEventCounts('d', -1)}),
        agg AS (SELECT episode_id, count(*) AS n, coalesce(sum(score), 0) AS s, count(score) AS sc FROM d WHERE episode_id IS NOT NULL GROUP BY episode_id),
        u AS (UPDATE episodes e SET feedback_count = e.feedback_count - agg.n, feedback_score_sum = e.feedback_score_sum - agg.s,
                     feedback_score_count = e.feedback_score_count - agg.sc, updated_at = now()
@@ -100,6 +104,8 @@ export async function purgeExpiredFeedback(em: EntityManager, orgId: string, ret
       [orgId, retentionDays, orgId, orgId],
     );
     total += n;
-    if (n < batch) return total;
+    if (n < batch) break;
   }
+  if (total > 0) await em.execute(DROP_EMPTY_COUNTS, [orgId]);
+  return total;
 }

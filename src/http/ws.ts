@@ -1,8 +1,9 @@
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { type DocumentNode, type ExecutionArgs, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate } from 'graphql';
+import { type DocumentNode, type ExecutionArgs, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, subscribe, validate } from 'graphql';
 import { CloseCode, type Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
+import { Gauge } from 'prom-client';
 import { WebSocket, WebSocketServer } from 'ws';
 import { newRequestId } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
@@ -12,6 +13,13 @@ import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
 import type { Metrics } from './metrics';
+import { rootFieldNames, SubscriptionHub } from './subscription-hub';
+
+/**
+ * Subscriptions whose events are the same for every subscriber of a key (a broadcast, no
+ * per-subscriber first event): they share one source stream and one execution per event.
+ */
+const SHARED_SUBSCRIPTIONS = new Set(['feedbackAdded']);
 
 interface SocketState {
   viewer?: Viewer;
@@ -36,6 +44,12 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   const states = new Map<WebSocket, SocketState>();
   const format = (errors: readonly unknown[], requestId: string) => errors.map((e) => formatGraphQLError(e, { production, log: services.log }, requestId));
   const refuse = (message: string, code: string) => [new GraphQLError(message, { extensions: { code } })];
+  // each event executes on its own copy of the context: resolvers put that event's
+  // EntityManager and loaders there, and events of one stream may execute concurrently
+  const hub = new SubscriptionHub((base) => ({ ...(base as Context) }));
+  new Gauge({ name: 'graphql_subscription_streams_open', help: 'Shared subscription streams (one per distinct operation and organization)', registers: [metrics.registry], collect() { this.set(hub.size); } });
+  // the sharing key of a subscriber's operation, when it may share
+  const shareKeys = new WeakMap<ExecutionArgs, string>();
   const stateOf = (ctx: WsContext) => {
     const socket = (ctx.extra as { socket: WebSocket }).socket;
     let state = states.get(socket);
@@ -100,7 +114,18 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           operationName: payload.operationName,
           contextValue,
         };
+        const roots = rootFieldNames(document, payload.operationName);
+        if (roots && roots.size > 0 && [...roots].every((f) => SHARED_SUBSCRIPTIONS.has(f))) {
+          // the organization and role are part of the key: no event or result crosses organizations,
+          // and what a role may see is decided for the role
+          const { orgId, role } = state.viewer;
+          shareKeys.set(args, JSON.stringify([orgId, role, payload.query, payload.operationName ?? null, payload.variables ?? null]));
+        }
         return args;
+      },
+      subscribe: (args) => {
+        const key = shareKeys.get(args);
+        return key === undefined ? subscribe(args) : hub.subscribe(key, args);
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!('errors' in result) || !result.errors?.length) return result;
@@ -109,8 +134,9 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       },
       onError: (_ctx, _id, _payload, errors) => format(errors, newRequestId()),
       onComplete: (ctx, id) => {
-        const state = stateOf(ctx);
-        if (state.operations.delete(id)) metrics.subscriptions.dec();
+        // after the socket closed, its state is gone and its subscriptions were counted down already
+        const state = states.get((ctx.extra as { socket: WebSocket }).socket);
+        if (state?.operations.delete(id)) metrics.subscriptions.dec();
       },
       onOperation: (_ctx, _id, _payload, args, result) => {
         const name = args.operationName ?? 'anonymous';

@@ -3,16 +3,32 @@ import { Arg, Ctx, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { BusEvents } from '../../core/event-bus';
 import type { Context } from '../../graphql/context.type';
 import { Loaders } from '../../graphql/loaders';
+import type { Episode } from '../episodes/episode.type';
 import { getEpisode } from '../episodes/episodes.query';
 import type { FeedbackType } from './feedback-score';
 import { getFeedback } from './feedback.query';
-import { FeedbackEvent, FeedbackTypeEnum } from './feedback.type';
+import { type Feedback, FeedbackEvent, FeedbackTypeEnum } from './feedback.type';
 
 type FeedbackAddedPayload = BusEvents['feedbackAdded'][0];
+type EventRows = Promise<[Feedback | null, Episode | null]>;
 interface Args {
   agentId?: string | null;
   episodeId?: string | null;
   types?: FeedbackType[] | null;
+}
+
+/**
+ * The feedback and episode of one event, read once for every subscription selection that executes
+ * it (each bus delivery is a new payload object, so an entry never serves another event).
+ */
+const eventRows = new WeakMap<FeedbackAddedPayload, { orgId: string; rows: EventRows }>();
+
+function rowsOf(ctx: Context, event: FeedbackAddedPayload): EventRows {
+  const hit = eventRows.get(event);
+  if (hit && hit.orgId === ctx.orgId) return hit.rows;
+  const rows: EventRows = Promise.all([getFeedback(ctx.em, ctx.orgId, event.feedbackId), event.episodeId ? getEpisode(ctx.em, ctx.orgId, event.episodeId) : null]);
+  eventRows.set(event, { orgId: ctx.orgId, rows });
+  return rows;
 }
 
 @Resolver()
@@ -41,11 +57,12 @@ export class FeedbackSubscriptionResolver {
     @Arg('episodeId', () => ID, { nullable: true, description: 'Only feedback of this episode.' }) _episodeId?: string,
     @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) _types?: FeedbackType[],
   ): Promise<FeedbackEvent> {
-    // the subscription's context lives as long as the socket: each event gets a fresh
+    // the subscription's context lives as long as the stream: each event gets a fresh
     // EntityManager and fresh loaders, so nothing is served from an earlier event's cache
+    // (the WebSocket server executes every event on its own copy of the context)
     ctx.em = ctx.services.orm.em.fork();
     ctx.loaders = new Loaders(ctx.em, ctx.orgId);
-    const [feedback, episode] = await Promise.all([getFeedback(ctx.em, ctx.orgId, event.feedbackId), event.episodeId ? getEpisode(ctx.em, ctx.orgId, event.episodeId) : null]);
+    const [feedback, episode] = await rowsOf(ctx, event);
     return Object.assign(new FeedbackEvent(), { feedback, episode });
   }
 }

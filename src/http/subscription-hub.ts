@@ -1,0 +1,209 @@
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, Kind, type SelectionSetNode } from 'graphql';
+
+/** Results a subscriber may have waiting (a socket that cannot keep up) before its subscription ends with an error. */
+export const MAX_QUEUED_RESULTS = 1_000;
+/** Events of one shared stream executing at once; results are still delivered in event order. */
+const MAX_IN_FLIGHT = 32;
+
+type Step = IteratorResult<ExecutionResult, undefined>;
+const DONE: Step = { value: undefined, done: true };
+
+/**
+ * One subscriber's view of a shared stream: the results pushed to it, in order, until it leaves
+ * (`return`), the stream ends, or it falls too far behind. Hand-written rather than an async
+ * generator so that `return` ends a pending `next` at once.
+ */
+class Subscriber implements AsyncIterableIterator<ExecutionResult> {
+  private readonly queue: ExecutionResult[] = [];
+  private waiter: { resolve(step: Step): void; reject(err: unknown): void } | null = null;
+  private ended = false;
+  private failure: { err: unknown } | null = null;
+
+  constructor(private readonly leave: (s: Subscriber) => void) {}
+
+  push(result: ExecutionResult): void {
+    if (this.ended || this.failure) return;
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.resolve({ value: result, done: false });
+    } else if (this.queue.length >= MAX_QUEUED_RESULTS) {
+      this.fail(new GraphQLError(`the subscriber fell ${MAX_QUEUED_RESULTS} events behind; subscribe again`));
+      this.leave(this);
+    } else this.queue.push(result);
+  }
+
+  /** the stream ended: what is queued is still delivered, then `done` */
+  end(): void {
+    this.ended = true;
+    this.waiter?.resolve(DONE);
+    this.waiter = null;
+  }
+
+  /** the stream failed: what is queued is still delivered, then the error */
+  fail(err: unknown): void {
+    if (this.ended || this.failure) return;
+    this.failure = { err };
+    this.waiter?.reject(err);
+    this.waiter = null;
+  }
+
+  next(): Promise<Step> {
+    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    if (this.failure) {
+      const { err } = this.failure;
+      this.ended = true;
+      this.failure = null;
+      return Promise.reject(err);
+    }
+    if (this.ended) return Promise.resolve(DONE);
+    return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
+  }
+
+  return(): Promise<Step> {
+    this.queue.length = 0;
+    this.failure = null;
+    this.end();
+    this.leave(this);
+    return Promise.resolve(DONE);
+  }
+
+  throw(): Promise<Step> {
+    return this.return();
+  }
+
+  [Symbol.asyncIterator](): this {
+    return this;
+  }
+}
+
+/** Subscribers of one key: one source stream, one execution per event. */
+interface Group {
+  subscribers: Set<Subscriber>;
+  /** true once the source stream is open; the errors (or the exception) when it could not be opened */
+  opened: Promise<true | ExecutionResult>;
+  source: AsyncIterator<unknown> | null;
+  closed: boolean;
+}
+
+/**
+ * Shares subscription streams: subscribers whose operations have the same key (organization, role,
+ * document, operation name, variables) attach to one source stream; each event is executed once
+ * and the result is handed to every attached subscriber, which sends it on its own socket at its
+ * own pace. The last subscriber to leave closes the source.
+ */
+export class SubscriptionHub {
+  private readonly groups = new Map<string, Group>();
+
+  /**
+   * @param eventContext the context one event executes with, made from the context of the
+   *   subscriber that opened the stream (events may execute concurrently, so per-event state
+   *   that resolvers set must live on a copy)
+   */
+  constructor(private readonly eventContext: (base: unknown) => unknown) {}
+
+  /** open shared streams */
+  get size(): number {
+    return this.groups.size;
+  }
+
+  /** The stream of one subscriber; `args` open the shared stream when the key has none yet. */
+  async subscribe(key: string, args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+    const group = this.groups.get(key) ?? this.open(key, args);
+    const subscriber = new Subscriber((s) => this.leave(key, group, s));
+    group.subscribers.add(subscriber);
+    const opened = await group.opened.catch((err: unknown) => {
+      group.subscribers.delete(subscriber);
+      throw err;
+    });
+    if (opened !== true) {
+      group.subscribers.delete(subscriber);
+      return opened;
+    }
+    return subscriber;
+  }
+
+  private open(key: string, args: ExecutionArgs): Group {
+    const group: Group = { subscribers: new Set(), opened: null as never, source: null, closed: false };
+    this.groups.set(key, group);
+    group.opened = (async () => {
+      try {
+        const stream = await createSourceEventStream(args);
+        if (!(Symbol.asyncIterator in stream)) {
+          this.forget(key, group); // errors are not shared with later subscribers: they try again
+          return stream;
+        }
+        group.source = stream[Symbol.asyncIterator]();
+      } catch (err) {
+        this.forget(key, group);
+        throw err;
+      }
+      if (group.closed) void group.source.return?.(); // every subscriber left while it opened
+      else void this.pump(key, group, args);
+      return true as const;
+    })();
+    return group;
+  }
+
+  /** Pulls events, executes each once (up to MAX_IN_FLIGHT at a time), delivers in order. */
+  private async pump(key: string, group: Group, args: ExecutionArgs): Promise<void> {
+    const source = group.source!;
+    const inFlight: Promise<void>[] = [];
+    let tail: Promise<void> = Promise.resolve();
+    const deliver = (result: ExecutionResult) => {
+      for (const s of group.subscribers) s.push(result);
+    };
+    try {
+      for (;;) {
+        const step = await source.next();
+        if (step.done) break;
+        const result = Promise.resolve().then(() => execute({ ...args, rootValue: step.value, contextValue: this.eventContext(args.contextValue) }));
+        tail = tail.then(() => result).then(deliver, (err: unknown) => deliver({ errors: [err instanceof GraphQLError ? err : new GraphQLError(String(err), { originalError: err as Error })] }));
+        inFlight.push(tail);
+        if (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
+      }
+      await tail;
+      for (const s of group.subscribers) s.end();
+    } catch (err) {
+      await tail;
+      for (const s of group.subscribers) s.fail(err);
+    } finally {
+      this.forget(key, group);
+    }
+  }
+
+  private leave(key: string, group: Group, subscriber: Subscriber): void {
+    if (!group.subscribers.delete(subscriber) || group.subscribers.size > 0) return;
+    this.forget(key, group);
+    // a group still opening closes its source once it is open
+    void group.source?.return?.();
+  }
+
+  /** Removes a group so that the next subscriber of its key opens a new one. */
+  private forget(key: string, group: Group): void {
+    group.closed = true;
+    if (this.groups.get(key) === group) this.groups.delete(key);
+  }
+}
+
+/** Names of the root fields an operation selects (through fragments), or null when the operation is not in the document. */
+export function rootFieldNames(document: DocumentNode, operationName?: string | null): Set<string> | null {
+  const op = getOperationAST(document, operationName);
+  if (!op) return null;
+  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
+  const names = new Set<string>();
+  const seen = new Set<string>();
+  const walk = (set: SelectionSetNode) => {
+    for (const sel of set.selections) {
+      if (sel.kind === Kind.FIELD) names.add(sel.name.value);
+      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
+      else if (!seen.has(sel.name.value)) {
+        seen.add(sel.name.value);
+        const frag = fragments.get(sel.name.value);
+        if (frag) walk(frag);
+      }
+    }
+  };
+  walk(op.selectionSet);
+  return names;
+}

@@ -102,9 +102,11 @@ export class SubscriptionHub {
    */
   constructor(private readonly eventContext: (base: unknown) => unknown) {}
 
-  /** open shared streams */
+  /** shared streams whose source is open (receiving events) */
   get size(): number {
-    return this.groups.size;
+    let n = 0;
+    for (const g of this.groups.values()) if (g.source && !g.closed) n++;
+    return n;
   }
 
   /** The stream of one subscriber; `args` open the shared stream when the key has none yet. */

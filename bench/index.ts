@@ -16,10 +16,10 @@ import { loadBenchData } from './data';
 import { fanOut, scenarios } from './scenarios';
 import { seed } from './seed';
 
-interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; only: string[] }
+interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[] }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, only: [] };
+  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [] };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i]!, argv[i + 1]];
     const num = () => {
@@ -34,8 +34,9 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--connections') a.connections = num();
     else if (k === '--subscribers') a.subscribers = num();
     else if (k === '--events') a.events = num();
+    else if (k === '--writers') a.writers = num();
     else if (k === '--only') (a.only = (v ?? '').split(',')), i++;
-    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --only)`);
+    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only)`);
   }
   return a;
 }
@@ -142,7 +143,7 @@ async function main(): Promise<void> {
         fan.inProcess = 'skipped: the schema has no Subscription.feedbackAdded / Mutation.submitFeedback yet';
         console.log(`skip 9 fan-out: ${fan.inProcess}`);
       } else {
-        const fo = { token, episodeId: data.hotEpisodeId, subscribers: args.subscribers, events: args.events };
+        const fo = { token, episodeId: data.hotEpisodeId, subscribers: args.subscribers, events: args.events, writers: args.writers };
         fan.inProcess = await runFanOut({ ...fo, subWsUrl: `ws://127.0.0.1:${gql.port}/graphql`, mutationUrl: gqlUrl });
         if (process.env.REDIS_URL) {
           const a = await startChild('graphql-a', 'graphql-server', { ...gqlEnv, REDIS_URL: process.env.REDIS_URL, MIGRATE_ON_START: 'false' });

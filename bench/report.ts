@@ -35,7 +35,7 @@ export function markdown(r: { date: string; args: { scale: number; duration: num
     lines.push(
       typeof v === 'string'
         ? `| 9 feedbackAdded fan-out (${k}) | ${v} | | | | | | | | | |`
-        : `| 9 feedbackAdded fan-out (${k}), ${v.subscribers} subscribers, ${v.events} events | response to last delivery p50 ${f(v.p50)} / p99 ${f(v.p99)} / max ${f(v.max)} ms | | | | | | | | | missed ${v.missed} |`,
+        : `| 9 feedbackAdded fan-out (${k}), ${v.subscribers} subscribers, ${v.events} events, ${v.writers ?? 1} writer(s) | response to last delivery p50 ${f(v.p50)} / p99 ${f(v.p99)} / max ${f(v.max)} ms; request to last delivery p50 ${f(v.fromRequest?.p50)} / p99 ${f(v.fromRequest?.p99)} / max ${f(v.fromRequest?.max)} ms | | | | | | | | | missed ${v.missed} |`,
     );
   }
   return lines.join('\n');

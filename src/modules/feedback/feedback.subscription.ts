@@ -19,7 +19,8 @@ interface Args {
 
 /**
  * The feedback and episode of one event, read once for every subscription selection that executes
- * it (each bus delivery is a new payload object, so an entry never serves another event).
+ * it (each bus delivery is a new payload object, so an entry never serves another event). The reads
+ * must not depend on the selection: every selection of the event gets the same rows.
  */
 const eventRows = new WeakMap<FeedbackAddedPayload, { orgId: string; rows: EventRows }>();
 

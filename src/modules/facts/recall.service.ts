@@ -65,17 +65,20 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [st
           // without a query embedding only the same normalised text matches: read it through (org_id, normalized_query)
           qe ? '' : ` AND c.normalized_query = ${bind(qnorm, 'text')}`
         }`;
-  const text = bind(p.query, 'text');
-  const semantic = qe
-    ? `CASE WHEN f.embedding IS NOT NULL THEN ${sqlSemanticFromCosine(sqlCosineWith('f.embedding', 'f.embedding_norm_sq', qe))}
+  const semanticOf = (text: string) =>
+    qe
+      ? `CASE WHEN f.embedding IS NOT NULL THEN ${sqlSemanticFromCosine(sqlCosineWith('f.embedding', 'f.embedding_norm_sq', qe))}
              ELSE word_similarity(${text}, f.text)::float8 END`
-    : `word_similarity(${text}, f.text)::float8`;
+      : `word_similarity(${text}, f.text)::float8`;
+  const semantic = semanticOf(bind(p.query, 'text'));
   const filters = `f.org_id = ${bind(orgId, 'uuid')} AND f.bank_id = ${bind(p.bankId, 'text')} AND f.text <> ''${
     p.kinds ? ` AND f.kind = ANY(${bind(pgArray(p.kinds), 'text[]')})` : ''
   }${p.statuses ? ` AND f.status = ANY(${bind(pgArray(p.statuses), 'text[]')})` : ''}`;
   const final = sqlFinalScore('scored.semantic', 'scored.use', sqlFloat8(p.weight), p.boost);
   // usefulness is within [0, 1], so a zero minimum leaves nothing out
   const minimum = p.minUsefulness > 0 ? `WHERE scored.use >= ${sqlFloat8(p.minUsefulness)}` : '';
+  // the top rows carry no embedding through the sort: their semantic score is computed again for
+  // them alone (without boosting it is the final score)
   const sql = `WITH ctx AS (
       SELECT DISTINCT ON (m.fact_id) m.fact_id, m.usefulness, m.last_signal_at FROM (${contexts}) m
       WHERE m.sim >= ${CONTEXT_MATCH_SQL} ORDER BY m.fact_id, m.sim DESC, m.last_signal_at DESC NULLS LAST),
@@ -86,9 +89,9 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [st
       FROM facts f LEFT JOIN ctx ON ctx.fact_id = f.id
       WHERE ${filters}),
     top AS (
-      SELECT scored.*, ${final} AS final FROM scored ${minimum}
+      SELECT scored.id, scored.from_context, scored.use, ${final} AS final FROM scored ${minimum}
       ORDER BY final DESC, scored.id LIMIT ${p.limit})
-    SELECT ${FACT_COLUMNS}, top.semantic, top.use, top.from_context, top.final
+    SELECT ${FACT_COLUMNS}, ${p.boost ? semanticOf(bind(p.query, 'text')) : 'top.final'} AS semantic, top.use, top.from_context, top.final
     FROM top JOIN facts f ON f.org_id = ${bind(orgId, 'uuid')} AND f.id = top.id
     ORDER BY top.final DESC, top.id`;
   return [sql, b];

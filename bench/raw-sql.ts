@@ -162,8 +162,9 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
            SELECT f.id, ${sem} AS sem,
                   0.5 + (f.usefulness - 0.5) * power(0.95, COALESCE(date_part('epoch', now() - f.last_signal_at), 0) / 86400 / 7) AS u
              FROM facts f WHERE f.org_id = $1 AND f.bank_id = $2 AND f.text <> ''),
-         top AS (SELECT scored.*, ${final} AS final FROM scored ${min > 0 ? `WHERE u >= '${min}'::float8` : ''} ORDER BY final DESC, id LIMIT $4)
-         SELECT f.id, f.text, f.usefulness, top.sem, top.u, top.final FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
+         top AS (SELECT scored.id, scored.u, ${final} AS final FROM scored ${min > 0 ? `WHERE u >= '${min}'::float8` : ''} ORDER BY final DESC, id LIMIT $4)
+         SELECT f.id, f.text, f.usefulness, ${i.boostByUsefulness ? sem : 'top.final'} AS sem, top.u, top.final
+           FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
         [orgId, i.bankId, i.query, i.limit ?? 10],
       );
     },

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecallDocument, type RecallInput, SubmitSignalsDocument, UpsertFactsDocument } from './generated/graphql';
-import { gqlOk } from './helpers/client';
+import { codeOf, fieldOf, gql, gqlOk } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 import { cosine, finalScore, semanticFromCosine } from '../src/modules/facts/usefulness';
 
@@ -61,6 +61,18 @@ describe('recall: cosines with the query in the statement', () => {
     expect(after.map((r) => r.semanticScore)).toEqual([expect.closeTo(1, 12), expect.closeTo(1, 12)]);
     const [row] = await em().execute(`SELECT embedding_norm_sq FROM facts WHERE id = ?`, [ids[1]]);
     expect(row.embedding_norm_sq).toBe(q.reduce((a, x) => a + 0.25 * x * x, 0));
+  });
+
+  it('refuses embeddings whose sum of squares is no finite number', async () => {
+    const org = await s.createOrg('huge');
+    const huge = [1e200, 1];
+    const up = await gql(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'b', text: 'ok', embedding: [1, 1] }, { bankId: 'b', text: 'huge', embedding: huge }] }, org.token);
+    expect([codeOf(up), fieldOf(up)]).toEqual(['BAD_USER_INPUT', 'inputs.1.embedding']);
+    const [id] = await upsert(org.token, [{ bankId: 'b', text: 'ok', embedding: [1, 1] }]);
+    const r = await gql(s.url, RecallDocument, { input: { bankId: 'b', query: 'q', queryEmbedding: huge } }, org.token);
+    expect([codeOf(r), fieldOf(r)]).toEqual(['BAD_USER_INPUT', 'input.queryEmbedding']);
+    const sig = await gql(s.url, SubmitSignalsDocument, { signals: [{ factId: id, signalType: 'USED', query: 'q', queryEmbedding: huge }] }, org.token);
+    expect([codeOf(sig), fieldOf(sig)]).toEqual(['BAD_USER_INPUT', 'signals.0.queryEmbedding']);
   });
 
   it('works at the largest dimension (8,192 numbers), for facts and query contexts', async () => {

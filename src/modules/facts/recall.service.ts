@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { pgArray } from '../../core/sql';
-import { embedding, limit, numberIn, text } from '../../core/validate';
-import { orgDimension } from './embedding-dimension';
+import { limit, numberIn, text } from '../../core/validate';
+import { factEmbedding, orgDimension } from './embedding-dimension';
 import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { RecallInput } from './facts.inputs';
 import { type RecalledFact, UsefulnessSource } from './facts.type';
@@ -30,7 +30,7 @@ export function validateRecall(input: RecallInput): Params {
   return {
     bankId: input.bankId,
     query: input.query,
-    queryEmbedding: embedding('input.queryEmbedding', input.queryEmbedding),
+    queryEmbedding: factEmbedding('input.queryEmbedding', input.queryEmbedding),
     limit: limit(input.limit, 10, 100, 'input.limit'),
     boost: input.boostByUsefulness ?? false,
     weight: numberIn('input.usefulnessWeight', input.usefulnessWeight, 0, 1) ?? 0.3,

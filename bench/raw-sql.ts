@@ -144,20 +144,24 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     // facts table only: the query-context scores of the facts module are not part of the baseline
     recall: async (orgId, v) => {
       const i = v.input;
-      const w = i.boostByUsefulness ? (i.usefulnessWeight ?? 0.3) : 0;
+      const qe: number[] | null = i.queryEmbedding ?? null;
+      const qn = qe ? qe.reduce((a: number, x: number) => a + x * x, 0) : 0;
+      // cosine: the dot product as one expression over the query as literals, over the stored sum of squares
+      const cos = qn === 0 ? '0.0::float8'
+        : `CASE WHEN f.embedding_norm_sq = 0 THEN 0.0::float8 ELSE (${qe!.map((x, k) => `f.embedding[${k + 1}] * '${x}'::float8`).join(' + ')}) / sqrt(f.embedding_norm_sq * '${qn}'::float8) END`;
+      const sem = qe ? `CASE WHEN f.embedding IS NOT NULL THEN GREATEST(0.0::float8, ${cos}) ELSE word_similarity($3, f.text)::float8 END` : 'word_similarity($3, f.text)::float8';
+      const w = Number(i.usefulnessWeight ?? 0.3);
+      const final = i.boostByUsefulness ? `(1 - '${w}'::float8) * sem + '${w}'::float8 * u` : 'sem';
+      const min = Number(i.minUsefulness ?? 0);
       return q(
-        `WITH q AS (SELECT $3::float8[] AS qe, $4::text AS qtext, now() AS t),
-         scored AS (
-           SELECT f.id,
-                  CASE WHEN q.qe IS NOT NULL AND f.embedding IS NOT NULL THEN GREATEST(0.0::float8, (
-                    SELECT CASE WHEN sum(x * x) = 0 OR sum(y * y) = 0 THEN 0.0::float8 ELSE sum(x * y) / sqrt(sum(x * x) * sum(y * y)) END
-                      FROM (SELECT unnest(f.embedding) AS x, unnest(q.qe) AS y) u))
-                  ELSE word_similarity(q.qtext, f.text)::float8 END AS sem,
-                  0.5 + (f.usefulness - 0.5) * power(0.95, EXTRACT(EPOCH FROM q.t - COALESCE(f.last_signal_at, q.t)) / 86400 / 7) AS u
-             FROM facts f CROSS JOIN q WHERE f.org_id = $1 AND f.bank_id = $2 AND f.text <> ''),
-         top AS (SELECT scored.*, (1 - $5::float8) * sem + $5::float8 * u AS final FROM scored WHERE u >= $6 ORDER BY final DESC, id LIMIT $7)
-         SELECT f.id, f.text, f.usefulness, top.sem, top.u, top.final FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
-        [orgId, i.bankId, i.queryEmbedding ? `{${i.queryEmbedding.join(',')}}` : null, i.query, w, i.minUsefulness ?? 0, i.limit ?? 10],
+        `WITH scored AS (
+           SELECT f.id, ${sem} AS sem,
+                  0.5 + (f.usefulness - 0.5) * power(0.95, COALESCE(date_part('epoch', now() - f.last_signal_at), 0) / 86400 / 7) AS u
+             FROM facts f WHERE f.org_id = $1 AND f.bank_id = $2 AND f.text <> ''),
+         top AS (SELECT scored.id, scored.u, ${final} AS final FROM scored ${min > 0 ? `WHERE u >= '${min}'::float8` : ''} ORDER BY final DESC, id LIMIT $4)
+         SELECT f.id, f.text, f.usefulness, ${i.boostByUsefulness ? sem : 'top.final'} AS sem, top.u, top.final
+           FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
+        [orgId, i.bankId, i.query, i.limit ?? 10],
       );
     },
     'memory-context': async (orgId, v) => {

@@ -149,6 +149,8 @@ async function seedFacts(c: pg.ClientBase, orgId: string, p: SeedPlan): Promise<
        FROM generate_series(1, $3::int) g`,
     [orgId, BENCH_BANK, p.facts, p.embeddingDim],
   );
+  // the organization's embedding dimension, as the first upsertFacts with embeddings records it
+  await c.query('INSERT INTO fact_embedding_dimensions (org_id, dimension) VALUES ($1, $2) ON CONFLICT (org_id) DO NOTHING', [orgId, p.embeddingDim]);
 }
 
 /**

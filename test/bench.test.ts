@@ -6,7 +6,10 @@ import { foveated } from '../bench/raw-sql';
 import { startRawServer, type RawServer } from '../bench/raw-server';
 import { scenarios, type BenchData } from '../bench/scenarios';
 import { seed, type SeedResult } from '../bench/seed';
+import { RecallDocument, type RecallInput } from './generated/graphql';
+import { gqlOk } from './helpers/client';
 import { cloneDatabase, sqlClient } from './helpers/db';
+import { startTestServer } from './helpers/server';
 
 // Smoke run of the benchmark's seeder and raw baseline at scale 0.01 (no load, no timings).
 describe('benchmark smoke run (scale 0.01)', () => {
@@ -107,6 +110,21 @@ describe('benchmark smoke run (scale 0.01)', () => {
     expect(mem.tokenEstimate).toBeLessThanOrEqual(4000);
     const an = (await post('analytics', { variables: v('analytics') })).json.data;
     expect(an.eventsByType.reduce((a: number, r: any) => a + r.count, 0)).toBe(1000);
+  });
+
+  it('recalls what the server recalls: the seeded embeddings count, with the same ranking', async () => {
+    expect((await db.query('SELECT dimension FROM fact_embedding_dimensions WHERE org_id = $1', [seeded.orgId])).rows).toEqual([{ dimension: 64 }]);
+    const variables = scenarios.find((s) => s.id === 'recall')!.variables(data, 5) as { input: RecallInput };
+    const server = await startTestServer({ dbUrl: url });
+    try {
+      const got = (await gqlOk(server.url, RecallDocument, variables, token)).recall;
+      const want = (await post('recall', { variables })).json.data;
+      expect(got.map((r) => r.fact.id)).toEqual(want.map((r: any) => r.id));
+      got.forEach((r, i) => expect(r.semanticScore).toBeCloseTo(want[i].sem, 12));
+      expect(got[0].semanticScore).toBeGreaterThan(0.3); // a cosine, not the word similarity of the query text
+    } finally {
+      await server.close();
+    }
   });
 
   it('refuses a request without a valid token', async () => {

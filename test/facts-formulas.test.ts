@@ -12,7 +12,7 @@ import {
   signalDelta,
   usefulnessAt,
 } from '../src/modules/facts/usefulness';
-import { sqlApplySignal, sqlClamp01, sqlCosine, sqlDecay, sqlFinalScore, sqlSemanticFromCosine, sqlSignalDelta, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
+import { INLINE_DIMENSIONS, sqlApplySignal, sqlClamp01, sqlCosineWith, sqlDecay, sqlFinalScore, sqlSemanticFromCosine, sqlSignalDelta, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
 import { startTestServer, type TestServer } from './helpers/server';
 
 describe('usefulness formulas (seed 004)', () => {
@@ -65,6 +65,9 @@ describe('usefulness formulas (seed 004)', () => {
   });
 });
 
+/** A jsonb array of numbers as float8[], in order (its subquery ends in OFFSET 0, so it is built once per row, not once per subscript). */
+const arrayOf = (json: string) => `ARRAY(SELECT e::float8 FROM jsonb_array_elements_text(${json}) WITH ORDINALITY AS t(e, k) ORDER BY k)`;
+
 describe('the SQL formulas agree with the TypeScript ones', () => {
   let s: TestServer;
   let em: EntityManager;
@@ -107,21 +110,57 @@ describe('the SQL formulas agree with the TypeScript ones', () => {
       [[0.3, -0.7, 0.2, 0.9], [0.31, -0.69, 0.25, 0.88]],
     ];
     const weights = [0, 0.3, 0.75, 1];
-    const pairs = vectors.flatMap(([a, b]) => weights.map((w) => ({ a, b, w, u: 0.6 }))).map((p, n) => ({ ...p, n }));
-    const vrows = await em.execute<{ cos: number; sem: number; boosted: number; plain: number }[]>(
-      `SELECT ${sqlCosine('p.a', 'p.b')} AS cos, ${sqlSemanticFromCosine(sqlCosine('p.a', 'p.b'))} AS sem,
-              ${sqlFinalScore(sqlSemanticFromCosine(sqlCosine('p.a', 'p.b')), 'p.u', 'p.w', 'true')} AS boosted,
-              ${sqlFinalScore(sqlSemanticFromCosine(sqlCosine('p.a', 'p.b')), 'p.u', 'p.w', 'false')} AS plain
-       FROM (SELECT ARRAY(SELECT jsonb_array_elements_text(x.a)::float8) AS a, ARRAY(SELECT jsonb_array_elements_text(x.b)::float8) AS b, x.w, x.u, x.n
-             FROM jsonb_to_recordset(?::jsonb) AS x(a jsonb, b jsonb, w float8, u float8, n int)) p ORDER BY p.n`,
-      [JSON.stringify(pairs)],
-    );
-    pairs.forEach((p, i) => {
-      const c = cosine(p.a, p.b);
-      expect(vrows[i].cos).toBeCloseTo(c, 12);
-      expect(vrows[i].sem).toBeCloseTo(semanticFromCosine(c), 12);
-      expect(vrows[i].boosted).toBeCloseTo(finalScore(semanticFromCosine(c), p.u, p.w, true), 12);
-      expect(vrows[i].plain).toBeCloseTo(finalScore(semanticFromCosine(c), p.u, p.w, false), 12);
-    });
+    // the second vector is the query: part of the statement, as recall builds it
+    for (const [a, b] of vectors) {
+      const rows = weights.map((w, n) => ({ a, w, u: 0.6, n }));
+      const cos = sqlCosineWith('p.a', 'sum_of_squares(p.a)', b);
+      const vrows = await em.execute<{ cos: number; sem: number; boosted: number; plain: number }[]>(
+        `SELECT ${cos} AS cos, ${sqlSemanticFromCosine(cos)} AS sem,
+                ${sqlFinalScore(sqlSemanticFromCosine(cos), 'p.u', 'p.w', true)} AS boosted,
+                ${sqlFinalScore(sqlSemanticFromCosine(cos), 'p.u', 'p.w', false)} AS plain
+         FROM (SELECT ${arrayOf('x.a')} AS a, x.w, x.u, x.n
+               FROM jsonb_to_recordset(?::jsonb) AS x(a jsonb, w float8, u float8, n int) OFFSET 0) p ORDER BY p.n`,
+        [JSON.stringify(rows)],
+      );
+      rows.forEach((p, i) => {
+        const c = cosine(a, b);
+        expect(vrows[i].cos).toBeCloseTo(c, 12);
+        expect(vrows[i].sem).toBeCloseTo(semanticFromCosine(c), 12);
+        expect(vrows[i].boosted).toBeCloseTo(finalScore(semanticFromCosine(c), p.u, p.w, true), 12);
+        expect(vrows[i].plain).toBeCloseTo(finalScore(semanticFromCosine(c), p.u, p.w, false), 12);
+      });
+    }
+  });
+
+  it('computes the cosine with a query exactly as aggregating over unnest does, on random, opposite and zero vectors', async () => {
+    let seed = 12345;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1;
+    const vec = (d: number, scale = 1) => Array.from({ length: d }, () => rnd() * scale);
+    for (const d of [1, 2, 3, 64, 384, INLINE_DIMENSIONS, INLINE_DIMENSIONS + 1, 1500]) {
+      const q = vec(d);
+      const zero = new Array<number>(d).fill(0);
+      const facts = [q, q.map((x) => -x), q.map((x) => x * 3), zero, vec(d, 1e-150), vec(d, 1e150), ...Array.from({ length: 20 }, () => vec(d))];
+      for (const query of [q, zero]) {
+        const rows = await em.execute<{ n: number; cos: number; ref: number; norm: number | null }[]>(
+          `SELECT p.n, ${sqlCosineWith('p.a', 'sum_of_squares(p.a)', query)} AS cos, sum_of_squares(p.a) AS norm,
+                  (SELECT CASE WHEN sum(x * x) = 0 OR sum(y * y) = 0 THEN 0.0::float8 ELSE sum(x * y) / sqrt(sum(x * x) * sum(y * y)) END
+                     FROM unnest(p.a, ?::float8[]) AS u(x, y)) AS ref
+           FROM (SELECT x.n, ${arrayOf('x.a')} AS a FROM jsonb_to_recordset(?::jsonb) AS x(a jsonb, n int) OFFSET 0) p ORDER BY p.n`,
+          [`{${query.join(',')}}`, JSON.stringify(facts.map((a, n) => ({ a, n })))],
+        );
+        expect(rows).toHaveLength(facts.length);
+        rows.forEach((r, i) => {
+          // the products and squares are added in the same order: the same double
+          expect(r.cos).toBe(r.ref);
+          expect(r.cos).toBeCloseTo(cosine(facts[i], query), 12);
+          expect(r.norm).toBe(facts[i].reduce((a, x) => a + x * x, 0));
+        });
+        if (query === q) {
+          expect(rows[0].cos).toBeCloseTo(1, 12);
+          expect(rows[1].cos).toBeCloseTo(-1, 12);
+          expect(rows[3].cos).toBe(0);
+        } else expect(rows.every((r) => r.cos === 0)).toBe(true);
+      }
+    }
   });
 });

@@ -1,10 +1,22 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
+import { embedding } from '../../core/validate';
+import { sumOfSquares } from './usefulness.sql';
 
 export interface DimensionUse {
   /** the input path of the embedding, e.g. `inputs.3.embedding` */
   field: string;
   length: number;
+}
+
+/**
+ * An embedding of a fact or a query: finite numbers whose sum of squares is finite too, since
+ * PostgreSQL stores it beside the embedding and cosines divide by it.
+ */
+export function factEmbedding(field: string, value: number[] | null | undefined): number[] | null {
+  const v = embedding(field, value);
+  if (v && !Number.isFinite(sumOfSquares(v))) throw badInput(field, `${field} is too large: the sum of its squares must be a finite number`);
+  return v;
 }
 
 /** The organization's embedding dimension, null until the first embedding. */

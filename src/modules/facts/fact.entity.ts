@@ -49,6 +49,10 @@ export class Fact extends OrgOwned {
   @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
   embedding: number[] | null = null;
 
+  /** the sum of squares of `embedding`, kept by PostgreSQL (`sum_of_squares`): recall's cosine divides by it */
+  @Property({ type: 'double', nullable: true, generated: '(sum_of_squares(embedding)) stored' })
+  embeddingNormSq?: number | null;
+
   /** the global usefulness score as of `lastSignalAt` (read it decayed to now) */
   @Property({ type: 'double', default: 0.5 })
   usefulness: Opt<number> = 0.5;

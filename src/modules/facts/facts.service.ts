@@ -4,8 +4,8 @@ import { keysetPage } from '../shared/keyset-page';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { pgArray } from '../../core/sql';
-import { embedding, limit, text } from '../../core/validate';
-import { checkDimensions } from './embedding-dimension';
+import { limit, text } from '../../core/validate';
+import { checkDimensions, factEmbedding } from './embedding-dimension';
 import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { Fact } from './fact.type';
 import type { FactFilter, FactInput } from './facts.inputs';
@@ -70,7 +70,7 @@ function validateUpsert(inputs: FactInput[]): UpsertRow[] {
       if (seen.has(f.externalId)) throw badInput(`${p}.externalId`, `${p}.externalId repeats inputs.${seen.get(f.externalId)}.externalId`);
       seen.set(f.externalId, i);
     }
-    embedding(`${p}.embedding`, f.embedding);
+    factEmbedding(`${p}.embedding`, f.embedding);
     for (const k of ['scope', 'key', 'value'] as const) text(`${p}.${k}`, f[k], LONG);
     return {
       id: randomUUID(),

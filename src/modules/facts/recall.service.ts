@@ -1,13 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { pgArray } from '../../core/sql';
-import { embedding, limit, numberIn, text } from '../../core/validate';
-import { orgDimension } from './embedding-dimension';
+import { limit, numberIn, text } from '../../core/validate';
+import { factEmbedding, orgDimension } from './embedding-dimension';
 import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { RecallInput } from './facts.inputs';
 import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { normalizeQuery } from './usefulness';
-import { CONTEXT_MATCH_SQL, sqlCosine, sqlFinalScore, sqlSemanticFromCosine, sqlUsefulnessAt } from './usefulness.sql';
+import { CONTEXT_MATCH_SQL, sqlCosineWith, sqlFinalScore, sqlFloat8, sqlSemanticFromCosine, sqlUsefulnessAt } from './usefulness.sql';
 
 const MAX_QUERY = 2000;
 
@@ -30,7 +30,7 @@ export function validateRecall(input: RecallInput): Params {
   return {
     bankId: input.bankId,
     query: input.query,
-    queryEmbedding: embedding('input.queryEmbedding', input.queryEmbedding),
+    queryEmbedding: factEmbedding('input.queryEmbedding', input.queryEmbedding),
     limit: limit(input.limit, 10, 100, 'input.limit'),
     boost: input.boostByUsefulness ?? false,
     weight: numberIn('input.usefulnessWeight', input.usefulnessWeight, 0, 1) ?? 0.3,
@@ -42,48 +42,59 @@ export function validateRecall(input: RecallInput): Params {
 }
 
 /**
- * The recall ranking as one statement: every fact of the bank that passes the filters is scored
- * in PostgreSQL (read through the `(org_id, bank_id)` index; stubs with empty text are left out),
- * joined to its best matching query context, and the top `limit` by final score come back. Bindings in order of the placeholders.
+ * The recall ranking as one statement and its bindings: every fact of the bank that passes the
+ * filters is scored in PostgreSQL (read through the `(org_id, bank_id)` index; stubs with empty
+ * text are left out), joined to its best matching query context, and the top `limit` by final
+ * score come back. The query embedding is part of the statement (`sqlCosineWith`: one arithmetic
+ * expression per row over the stored sums of squares), and what is known before the statement is
+ * built (boosting, a zero `minUsefulness`) shapes it, so no row pays for the rest: usefulness is
+ * decayed for every row only when it ranks or filters. Without a common table expression for the
+ * inputs, PostgreSQL may scan a large bank with parallel workers.
  */
-export function rankingSql(p: Params): string {
-  const bothEmbedded = (col: string) => `q.qe IS NOT NULL AND ${col} IS NOT NULL`;
-  return `WITH q AS (SELECT ?::float8[] AS qe, ?::text AS qtext, ?::text AS qnorm, ?::float8 AS w, ?::boolean AS boost, ?::float8 AS min_use, now() AS t),
-    ctx AS (
-      SELECT DISTINCT ON (m.fact_id) m.fact_id, m.usefulness, m.last_signal_at FROM (
-        SELECT c.fact_id, c.usefulness, c.last_signal_at,
-          CASE WHEN ${bothEmbedded('c.query_embedding')} THEN ${sqlCosine('c.query_embedding', 'q.qe')}
-               WHEN c.normalized_query = q.qnorm THEN 1.0::float8 END AS sim
-        FROM fact_query_contexts c JOIN facts cf ON cf.org_id = c.org_id AND cf.id = c.fact_id, q
-        WHERE c.org_id = ? AND cf.bank_id = ?${
+export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [string, unknown[]] {
+  const b: unknown[] = [];
+  const bind = (value: unknown, type: string) => (b.push(value), `?::${type}`);
+  const qnorm = normalizeQuery(p.query);
+  const contextSim = qe
+    ? `CASE WHEN c.query_embedding IS NOT NULL THEN ${sqlCosineWith('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
+               WHEN c.normalized_query = ${bind(qnorm, 'text')} THEN 1.0::float8 END`
+    : '1.0::float8';
+  const contexts = `SELECT c.fact_id, c.usefulness, c.last_signal_at, ${contextSim} AS sim
+        FROM fact_query_contexts c JOIN facts cf ON cf.org_id = c.org_id AND cf.id = c.fact_id
+        WHERE c.org_id = ${bind(orgId, 'uuid')} AND cf.bank_id = ${bind(p.bankId, 'text')}${
           // without a query embedding only the same normalised text matches: read it through (org_id, normalized_query)
-          p.queryEmbedding ? '' : ' AND c.normalized_query = q.qnorm'
-        }) m
+          qe ? '' : ` AND c.normalized_query = ${bind(qnorm, 'text')}`
+        }`;
+  const semanticOf = (text: string) =>
+    qe
+      ? `CASE WHEN f.embedding IS NOT NULL THEN ${sqlSemanticFromCosine(sqlCosineWith('f.embedding', 'f.embedding_norm_sq', qe))}
+             ELSE word_similarity(${text}, f.text)::float8 END`
+      : `word_similarity(${text}, f.text)::float8`;
+  const semantic = semanticOf(bind(p.query, 'text'));
+  const filters = `f.org_id = ${bind(orgId, 'uuid')} AND f.bank_id = ${bind(p.bankId, 'text')} AND f.text <> ''${
+    p.kinds ? ` AND f.kind = ANY(${bind(pgArray(p.kinds), 'text[]')})` : ''
+  }${p.statuses ? ` AND f.status = ANY(${bind(pgArray(p.statuses), 'text[]')})` : ''}`;
+  const final = sqlFinalScore('scored.semantic', 'scored.use', sqlFloat8(p.weight), p.boost);
+  // usefulness is within [0, 1], so a zero minimum leaves nothing out
+  const minimum = p.minUsefulness > 0 ? `WHERE scored.use >= ${sqlFloat8(p.minUsefulness)}` : '';
+  // the top rows carry no embedding through the sort: their semantic score is computed again for
+  // them alone (without boosting it is the final score)
+  const sql = `WITH ctx AS (
+      SELECT DISTINCT ON (m.fact_id) m.fact_id, m.usefulness, m.last_signal_at FROM (${contexts}) m
       WHERE m.sim >= ${CONTEXT_MATCH_SQL} ORDER BY m.fact_id, m.sim DESC, m.last_signal_at DESC NULLS LAST),
     scored AS (
-      SELECT f.id,
-        CASE WHEN ${bothEmbedded('f.embedding')} THEN ${sqlSemanticFromCosine(sqlCosine('f.embedding', 'q.qe'))}
-             ELSE word_similarity(q.qtext, f.text)::float8 END AS semantic,
-        ctx.fact_id IS NOT NULL AS from_context,
-        coalesce(${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'q.t')}, ${sqlUsefulnessAt('f.usefulness', 'f.last_signal_at', 'q.t')}) AS use
-      FROM facts f CROSS JOIN q LEFT JOIN ctx ON ctx.fact_id = f.id
-      WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> ''${p.kinds ? ' AND f.kind = ANY(?::text[])' : ''}${p.statuses ? ' AND f.status = ANY(?::text[])' : ''}),
+      SELECT f.id, ${semantic} AS semantic, ctx.fact_id IS NOT NULL AS from_context,
+        CASE WHEN ctx.fact_id IS NOT NULL THEN ${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'now()')}
+             ELSE ${sqlUsefulnessAt('f.usefulness', 'f.last_signal_at', 'now()')} END AS use
+      FROM facts f LEFT JOIN ctx ON ctx.fact_id = f.id
+      WHERE ${filters}),
     top AS (
-      SELECT scored.*, ${sqlFinalScore('scored.semantic', 'scored.use', 'q.w', 'q.boost')} AS final
-      FROM scored, q WHERE scored.use >= q.min_use
+      SELECT scored.id, scored.from_context, scored.use, ${final} AS final FROM scored ${minimum}
       ORDER BY final DESC, scored.id LIMIT ${p.limit})
-    SELECT ${FACT_COLUMNS}, top.semantic, top.use, top.from_context, top.final
-    FROM top JOIN facts f ON f.org_id = ? AND f.id = top.id
+    SELECT ${FACT_COLUMNS}, ${p.boost ? semanticOf(bind(p.query, 'text')) : 'top.final'} AS semantic, top.use, top.from_context, top.final
+    FROM top JOIN facts f ON f.org_id = ${bind(orgId, 'uuid')} AND f.id = top.id
     ORDER BY top.final DESC, top.id`;
-}
-
-/** The ranking statement and its bindings (exported for the EXPLAIN check in tests). */
-export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [string, unknown[]] {
-  const params: unknown[] = [qe ? `{${qe.join(',')}}` : null, p.query, normalizeQuery(p.query), p.weight, p.boost, p.minUsefulness, orgId, p.bankId, orgId, p.bankId];
-  if (p.kinds) params.push(pgArray(p.kinds));
-  if (p.statuses) params.push(pgArray(p.statuses));
-  params.push(orgId);
-  return [rankingSql({ ...p, queryEmbedding: qe }), params];
+  return [sql, b];
 }
 
 export async function recall(em: EntityManager, orgId: string, input: RecallInput): Promise<RecalledFact[]> {

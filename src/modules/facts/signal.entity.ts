@@ -24,6 +24,10 @@ export class FactQueryContext extends OrgOwned {
   @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
   queryEmbedding: number[] | null = null;
 
+  /** the sum of squares of `queryEmbedding`, kept by PostgreSQL (`sum_of_squares`) */
+  @Property({ type: 'double', nullable: true, generated: '(sum_of_squares(query_embedding)) stored' })
+  queryEmbeddingNormSq?: number | null;
+
   /** as of `lastSignalAt` (read it decayed to now) */
   @Property({ type: 'double', default: 0.5 })
   usefulness: Opt<number> = 0.5;

@@ -4,8 +4,8 @@ import { badInput, notFound } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { isUuid } from '../../core/ids';
 import { pgArray } from '../../core/sql';
-import { embedding, numberIn, text } from '../../core/validate';
-import { checkDimensions } from './embedding-dimension';
+import { numberIn, text } from '../../core/validate';
+import { checkDimensions, factEmbedding } from './embedding-dimension';
 import type { SignalInput } from './facts.inputs';
 import { contextMatches, normalizeQuery } from './usefulness';
 import { sqlApplyInOrder } from './signals.sql';
@@ -40,7 +40,7 @@ export function validateSignals(signals: SignalInput[]): Signal[] {
       confidence,
       query: s.query,
       normalizedQuery,
-      queryEmbedding: embedding(`${p}.queryEmbedding`, s.queryEmbedding),
+      queryEmbedding: factEmbedding(`${p}.queryEmbedding`, s.queryEmbedding),
       context: text(`${p}.context`, s.context, MAX_TEXT),
     };
   });

@@ -7,8 +7,8 @@ export const sqlClamp01 = (x: string) => `least(1.0::float8, greatest(0.0::float
 export const sqlDecay = (score: string, days: string) =>
   `(${NEUTRAL}::float8 + (${score} - ${NEUTRAL}::float8) * power(${WEEKLY_RETENTION}::float8, greatest(0.0::float8, ${days}) / 7.0::float8))`;
 
-/** Fractional days from `from` (nullable: 0) to `to`. */
-export const sqlDaysBetween = (from: string, to: string) => `coalesce(extract(epoch from (${to} - ${from}))::float8 / 86400.0::float8, 0.0::float8)`;
+/** Fractional days from `from` (nullable: 0) to `to` (`date_part` is float8 already; `extract` would go through numeric). */
+export const sqlDaysBetween = (from: string, to: string) => `coalesce(date_part('epoch', ${to} - ${from}) / 86400.0::float8, 0.0::float8)`;
 
 export const sqlUsefulnessAt = (score: string, lastSignalAt: string, now: string) => sqlDecay(score, sqlDaysBetween(lastSignalAt, now));
 
@@ -21,16 +21,44 @@ export const sqlSignalWeight = (type: string) =>
 
 export const sqlSignalDelta = (type: string, confidence: string) => `(${sqlSignalWeight(type)} * ${confidence} * ${STEP}::float8)`;
 
+/** A float8 literal that reads back as exactly `x` (JavaScript prints the shortest decimal that round-trips). */
+export const sqlFloat8 = (x: number) => `'${x}'::float8`;
+
+/** Sum of squares in array order: what the `*_norm_sq` columns store (PostgreSQL's float8 `sum` adds in the same order). */
+export function sumOfSquares(v: readonly number[]): number {
+  let s = 0;
+  for (const x of v) s += x * x;
+  return s;
+}
+
 /**
- * Cosine of two float8[] of the same length; 0 when either is all zeros. The arrays are unnested
- * in the select list (a ProjectSet, about twice as fast as `FROM unnest(a, b)`, which materialises).
+ * Up to this dimension the dot product is one expression over subscripts. Each subscript reads the
+ * array where it is stored: in the row, which the facts tables keep for arrays up to about 8 KB
+ * (STORAGE MAIN, toast_tuple_target). A larger array lives out of line, where every subscript
+ * would fetch it again, so above this an aggregate over `unnest` reads it once per row.
  */
-export const sqlCosine = (a: string, b: string) =>
-  `(SELECT CASE WHEN sum(x * x) = 0 OR sum(y * y) = 0 THEN 0.0::float8 ELSE sum(x * y) / sqrt(sum(x * x) * sum(y * y)) END FROM (SELECT unnest(${a}) AS x, unnest(${b}) AS y) AS u)`;
+export const INLINE_DIMENSIONS = 768;
+
+/**
+ * Cosine of an array column with a constant vector `q`, 0 when either is all zeros, with the same
+ * floating-point result as `cosine` (usefulness.ts): the dot product added up left to right (as one
+ * arithmetic expression over subscripts and `q` as literals, several times cheaper per row than a
+ * subquery over `unnest`), divided by `sqrt(stored sum of squares * sum of squares of q)`.
+ */
+export function sqlCosineWith(col: string, normSqCol: string, q: readonly number[]): string {
+  const qNormSq = sumOfSquares(q);
+  if (qNormSq === 0) return '0.0::float8';
+  const dot =
+    q.length <= INLINE_DIMENSIONS
+      ? q.map((x, i) => `${col}[${i + 1}] * ${sqlFloat8(x)}`).join(' + ')
+      : `(SELECT sum(x * y) FROM (SELECT unnest(${col}) AS x, unnest('{${q.join(',')}}'::float8[]) AS y) AS u)`;
+  return `(CASE WHEN ${normSqCol} = 0 THEN 0.0::float8 ELSE (${dot}) / sqrt(${normSqCol} * ${sqlFloat8(qNormSq)}) END)`;
+}
 
 export const sqlSemanticFromCosine = (c: string) => `greatest(0.0::float8, ${c})`;
 
-export const sqlFinalScore = (semantic: string, usefulness: string, weight: string, boost: string) =>
-  `(CASE WHEN ${boost} THEN (1.0::float8 - ${weight}) * ${semantic} + ${weight} * ${usefulness} ELSE ${semantic} END)`;
+/** `(1 - w) * semantic + w * usefulness` when boosting, else the semantic score (boosting is known when the statement is built). */
+export const sqlFinalScore = (semantic: string, usefulness: string, weight: string, boost: boolean) =>
+  boost ? `((1.0::float8 - ${weight}) * ${semantic} + ${weight} * ${usefulness})` : semantic;
 
 export const CONTEXT_MATCH_SQL = `${CONTEXT_MATCH_COSINE}::float8`;

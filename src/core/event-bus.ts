@@ -26,7 +26,9 @@ export function createEventBus(redisUrl: string | null): EventBus {
   }
   const options = { maxRetriesPerRequest: null, lazyConnect: false } as const;
   const publishClient = new Redis(redisUrl, options);
-  const subscribeClient = new Redis(redisUrl, options);
+  // the subscriber connection enters subscriber mode at once; ioredis's ready check (an INFO
+  // command) would then fail with "Connection in subscriber mode" on every start
+  const subscribeClient = new Redis(redisUrl, { ...options, enableReadyCheck: false });
   const pubsub = createPubSub<BusEvents>({ eventTarget: createRedisEventTarget({ publishClient, subscribeClient }) });
   return {
     pubsub,

@@ -1,4 +1,5 @@
-import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, Kind, type SelectionSetNode } from 'graphql';
+import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, Kind } from 'graphql';
+import { fieldNames } from '../modules/shared/selection';
 
 /** Results a subscriber may have waiting (a socket that cannot keep up) before its subscription ends with an error. */
 export const MAX_QUEUED_RESULTS = 1_000;
@@ -193,19 +194,5 @@ export function rootFieldNames(document: DocumentNode, operationName?: string | 
   const op = getOperationAST(document, operationName);
   if (!op) return null;
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
-  const names = new Set<string>();
-  const seen = new Set<string>();
-  const walk = (set: SelectionSetNode) => {
-    for (const sel of set.selections) {
-      if (sel.kind === Kind.FIELD) names.add(sel.name.value);
-      else if (sel.kind === Kind.INLINE_FRAGMENT) walk(sel.selectionSet);
-      else if (!seen.has(sel.name.value)) {
-        seen.add(sel.name.value);
-        const frag = fragments.get(sel.name.value);
-        if (frag) walk(frag);
-      }
-    }
-  };
-  walk(op.selectionSet);
-  return names;
+  return fieldNames([op.selectionSet], (name) => fragments.get(name));
 }

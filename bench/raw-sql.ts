@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { sqlCosineWith, sqlFinalScore, sqlFloat8, sqlSemanticFromCosine, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
 import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning/analytics.sql';
 
 /** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
@@ -145,20 +146,17 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     recall: async (orgId, v) => {
       const i = v.input;
       const qe: number[] | null = i.queryEmbedding ?? null;
-      const qn = qe ? qe.reduce((a: number, x: number) => a + x * x, 0) : 0;
-      // cosine: the dot product as one expression over the query as literals, over the stored sum of squares
-      const cos = qn === 0 ? '0.0::float8'
-        : `CASE WHEN f.embedding_norm_sq = 0 THEN 0.0::float8 ELSE (${qe!.map((x, k) => `f.embedding[${k + 1}] * '${x}'::float8`).join(' + ')}) / sqrt(f.embedding_norm_sq * '${qn}'::float8) END`;
-      const sem = qe ? `CASE WHEN f.embedding IS NOT NULL THEN GREATEST(0.0::float8, ${cos}) ELSE word_similarity($3, f.text)::float8 END` : 'word_similarity($3, f.text)::float8';
-      const w = Number(i.usefulnessWeight ?? 0.3);
-      const final = i.boostByUsefulness ? `(1 - '${w}'::float8) * sem + '${w}'::float8 * u` : 'sem';
+      // the server's cosine and decay expressions (src/modules/facts/usefulness.sql.ts)
+      const cos = qe ? sqlCosineWith('f.embedding', 'f.embedding_norm_sq', qe) : null;
+      const sem = cos ? `CASE WHEN f.embedding IS NOT NULL THEN ${sqlSemanticFromCosine(cos)} ELSE word_similarity($3, f.text)::float8 END` : 'word_similarity($3, f.text)::float8';
+      const final = sqlFinalScore('sem', 'u', sqlFloat8(Number(i.usefulnessWeight ?? 0.3)), Boolean(i.boostByUsefulness));
       const min = Number(i.minUsefulness ?? 0);
       return q(
         `WITH scored AS (
            SELECT f.id, ${sem} AS sem,
-                  0.5 + (f.usefulness - 0.5) * power(0.95, COALESCE(date_part('epoch', now() - f.last_signal_at), 0) / 86400 / 7) AS u
+                  ${sqlUsefulnessAt('f.usefulness', 'f.last_signal_at', 'now()')} AS u
              FROM facts f WHERE f.org_id = $1 AND f.bank_id = $2 AND f.text <> ''),
-         top AS (SELECT scored.id, scored.u, ${final} AS final FROM scored ${min > 0 ? `WHERE u >= '${min}'::float8` : ''} ORDER BY final DESC, id LIMIT $4)
+         top AS (SELECT scored.id, scored.u, ${final} AS final FROM scored ${min > 0 ? `WHERE u >= ${sqlFloat8(min)}` : ''} ORDER BY final DESC, id LIMIT $4)
          SELECT f.id, f.text, f.usefulness, ${i.boostByUsefulness ? sem : 'top.final'} AS sem, top.u, top.final
            FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
         [orgId, i.bankId, i.query, i.limit ?? 10],

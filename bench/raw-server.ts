@@ -1,3 +1,4 @@
+import 'reflect-metadata';
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -1,5 +1,5 @@
 import type pg from 'pg';
-import { sqlCosineWith, sqlFinalScore, sqlFloat8, sqlSemanticFromCosine, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
+import { rankingQuery, validateRecall } from '../src/modules/facts/recall.service';
 import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning/analytics.sql';
 
 /** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
@@ -142,25 +142,12 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       return { examples: rows, hintExamplesJson: rows.length ? JSON.stringify(rows.map((r) => ({ input_snippet: r.input_snippet, output: r.output }))) : '' };
     },
     analytics: (orgId, v) => learningAnalytics(q, orgId, v),
-    // facts table only: the query-context scores of the facts module are not part of the baseline
+    // the server's ranking statement (query contexts included), with the organization's embedding
+    // dimension taken as known
     recall: async (orgId, v) => {
-      const i = v.input;
-      const qe: number[] | null = i.queryEmbedding ?? null;
-      // the server's cosine and decay expressions (src/modules/facts/usefulness.sql.ts)
-      const cos = qe ? sqlCosineWith('f.embedding', 'f.embedding_norm_sq', qe) : null;
-      const sem = cos ? `CASE WHEN f.embedding IS NOT NULL THEN ${sqlSemanticFromCosine(cos)} ELSE word_similarity($3, f.text)::float8 END` : 'word_similarity($3, f.text)::float8';
-      const final = sqlFinalScore('sem', 'u', sqlFloat8(Number(i.usefulnessWeight ?? 0.3)), Boolean(i.boostByUsefulness));
-      const min = Number(i.minUsefulness ?? 0);
-      return q(
-        `WITH scored AS (
-           SELECT f.id, ${sem} AS sem,
-                  ${sqlUsefulnessAt('f.usefulness', 'f.last_signal_at', 'now()')} AS u
-             FROM facts f WHERE f.org_id = $1 AND f.bank_id = $2 AND f.text <> ''),
-         top AS (SELECT scored.id, scored.u, ${final} AS final FROM scored ${min > 0 ? `WHERE u >= ${sqlFloat8(min)}` : ''} ORDER BY final DESC, id LIMIT $4)
-         SELECT f.id, f.text, f.usefulness, ${i.boostByUsefulness ? sem : 'top.final'} AS sem, top.u, top.final
-           FROM top JOIN facts f ON f.org_id = $1 AND f.id = top.id ORDER BY top.final DESC, top.id`,
-        [orgId, i.bankId, i.query, i.limit ?? 10],
-      );
+      const p = validateRecall(v.input);
+      const [sql, params] = rankingQuery(orgId, p, p.queryEmbedding);
+      return q(numbered(sql), params);
     },
     'memory-context': async (orgId, v) => {
       const i = v.input;

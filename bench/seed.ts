@@ -149,6 +149,22 @@ async function seedFacts(c: pg.ClientBase, orgId: string, p: SeedPlan): Promise<
        FROM generate_series(1, $3::int) g`,
     [orgId, BENCH_BANK, p.facts, p.embeddingDim],
   );
+  // signal history: every signalled fact has a query context (scored by its own query embedding,
+  // as submitSignals keeps them) and its log of signal_count signals
+  await c.query(
+    `WITH ctx AS (
+       INSERT INTO fact_query_contexts (id, org_id, created_at, fact_id, query, normalized_query, query_embedding, usefulness, signal_count, last_signal_at)
+       SELECT gen_random_uuid(), f.org_id, f.last_signal_at, f.id, q.query, q.query,
+              (SELECT array_agg(random() - 0.5) FROM generate_series(1, $3::int) d WHERE f.id IS NOT NULL), f.usefulness, f.signal_count, f.last_signal_at
+         FROM facts f CROSS JOIN LATERAL (SELECT 'topic ' || substring(f.text FROM 'topic ([0-9]+)') || ' details' AS query) q
+        WHERE f.org_id = $1 AND f.bank_id = $2 AND f.signal_count > 0
+       RETURNING id, org_id, fact_id, query, signal_count, last_signal_at)
+     INSERT INTO fact_signals (id, org_id, created_at, fact_id, context_id, signal_type, confidence, delta, query, actor_id)
+     SELECT gen_random_uuid(), ctx.org_id, ctx.last_signal_at - s * interval '1 hour', ctx.fact_id, ctx.id, t.type, 1.0, t.delta, ctx.query, $4
+       FROM ctx CROSS JOIN LATERAL generate_series(0, ctx.signal_count - 1) s
+       CROSS JOIN LATERAL (SELECT (ARRAY['USED','IGNORED','HELPFUL','NOT_HELPFUL'])[1 + s % 4] AS type, (ARRAY[0.1, -0.05, 0.15, -0.1])[1 + s % 4] AS delta) t`,
+    [orgId, BENCH_BANK, p.embeddingDim, ACTOR_ID],
+  );
   // the organization's embedding dimension, as the first upsertFacts with embeddings records it
   await c.query('INSERT INTO fact_embedding_dimensions (org_id, dimension) VALUES ($1, $2) ON CONFLICT (org_id) DO NOTHING', [orgId, p.embeddingDim]);
 }

@@ -51,6 +51,11 @@ describe('benchmark smoke run (scale 0.01)', () => {
     expect(await count('feedback', o, 'episode_id IS NULL')).toBe(1000);
     expect(await count('layout_profiles', o)).toBe(5);
     expect(await count('facts', o, `bank_id = '${seeded.bankId}' AND array_length(embedding, 1) = 64`)).toBe(1000);
+    // signal history: a query context per signalled fact, and as many logged signals as it counts
+    const signalled = await count('facts', o, 'signal_count > 0');
+    expect(signalled).toBeGreaterThan(800);
+    expect(await count('fact_query_contexts', o, 'array_length(query_embedding, 1) = 64')).toBe(signalled);
+    expect(await count('fact_signals', o)).toBe(Number((await db.query('SELECT sum(signal_count) AS n FROM facts WHERE org_id = $1', [o])).rows[0].n));
     expect(Number((await db.query(`SELECT count(DISTINCT agent_id) n FROM episodes WHERE org_id = $1`, [o])).rows[0].n)).toBe(10);
     expect(Number((await db.query(`SELECT count(*) n FROM organizations WHERE id = ANY($1::uuid[])`, [`{${o},${seeded.otherOrgId}}`])).rows[0].n)).toBe(2);
     expect(await count('episodes', seeded.otherOrgId)).toBe(10);
@@ -123,7 +128,10 @@ describe('benchmark smoke run (scale 0.01)', () => {
       const got = (await gqlOk(server.url, RecallDocument, variables, token)).recall;
       const want = (await post('recall', { variables })).json.data;
       expect(got.map((r) => r.fact.id)).toEqual(want.map((r: any) => r.id));
-      got.forEach((r, i) => expect(r.semanticScore).toBeCloseTo(want[i].sem, 12));
+      got.forEach((r, i) => {
+        expect(r.semanticScore).toBeCloseTo(want[i].semantic, 12);
+        expect(r.finalScore).toBeCloseTo(want[i].final, 6); // usefulness decays between the two calls
+      });
       // a cosine with the fact's embedding, not the word similarity of the query text
       const [{ embedding }] = (await db.query('SELECT embedding FROM facts WHERE id = $1', [got[0].fact.id])).rows;
       const e = (embedding as string[]).map(Number);

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from './config';
 import { createEventBus, type EventBus } from './core/event-bus';
 import type { Logger } from './core/logger';
+import { pruneChangeLog } from './db/change-feed';
 import { startEmbedded } from './db/embedded';
 import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
@@ -65,6 +66,9 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       embedded: db.embedded,
     });
     const server = await startHttpServer({ config, orm: db.orm, bus, log }, config.port, config.host);
+    // the change log that in-process caches read is kept for an hour
+    const pruning = setInterval(() => pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')), 5 * 60_000);
+    pruning.unref();
     let stopping: Promise<void> | null = null;
     return {
       server,
@@ -75,6 +79,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       // failures are logged, and the drain still ends
       stop: () =>
         (stopping ??= (async () => {
+          clearInterval(pruning);
           for (const [step, run] of [['server', server.stop], ['event bus', bus.close], ['database', db.close]] as const) {
             try {
               await run();

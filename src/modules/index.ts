@@ -1,5 +1,6 @@
 import type { NonEmptyArray } from 'type-graphql';
 import { IdempotencyKey } from '../core/idempotency.entity';
+import { ChangeLogEntry } from '../db/change-log.entity';
 import { canvasEntities, canvasResolvers } from './canvas';
 import { episodeEntities, episodeResolvers } from './episodes';
 import { factEntities, factResolvers } from './facts';
@@ -16,6 +17,7 @@ export const entities: Function[] = [
   Organization,
   ApiKey,
   IdempotencyKey,
+  ChangeLogEntry,
   ...episodeEntities,
   ...canvasEntities,
   ...factEntities,

@@ -14,6 +14,10 @@ import { FloatArrayType } from '../../db/float-array.type';
   name: 'facts_mapping_unique',
   expression: `create unique index "facts_mapping_unique" on "facts" ("org_id", "scope", "key") where "bank_id" = 'mappings'`,
 })
+@Index({
+  name: 'facts_text_only',
+  expression: `create index "facts_text_only" on "facts" ("org_id", "bank_id") where "embedding" is null and "text" <> ''`,
+})
 export class Fact extends OrgOwned {
   @Property({ type: 'text' })
   bankId!: string;

@@ -1,0 +1,71 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+/** Topics of the change log (see `ChangeLogEntry`): what the keys of a change name. */
+export type ChangeTopic = 'facts' | 'segments';
+
+interface ChangeRow {
+  id: string;
+  xid: string;
+  keys: string[];
+}
+
+/** How long change rows are kept; a reader that has not caught up within half of it starts over. */
+export const CHANGE_RETENTION_MS = 60 * 60 * 1000;
+
+/**
+ * A cache's position in the change log of one organization and topic. Reading at or above the
+ * horizon (the oldest transaction still running at the last read) finds every change committed
+ * since, including those of transactions that were running then; rows seen before are skipped.
+ */
+export class ChangeCursor {
+  private horizon: bigint;
+  private readonly seen = new Map<string, bigint>();
+  private readAt = Date.now();
+
+  constructor(horizon: string) {
+    this.horizon = BigInt(horizon);
+  }
+
+  /** Whether the log may have been pruned past this cursor (the cache must be rebuilt). */
+  get expired(): boolean {
+    return Date.now() - this.readAt > CHANGE_RETENTION_MS / 2;
+  }
+
+  /** SQL selecting the horizon (`xmin`) and the changes at or above it (`changes`); bindings from `bindings`. */
+  static readonly columns = `pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+    coalesce((SELECT json_agg(json_build_object('id', l.id::text, 'xid', l.xid::text, 'keys', l.keys))
+      FROM change_log l WHERE l.org_id = ?::uuid AND l.topic = ? AND l.xid >= ?::xid8), '[]'::json) AS changes`;
+
+  bindings(orgId: string, topic: ChangeTopic): unknown[] {
+    return [orgId, topic, this.horizon.toString()];
+  }
+
+  /** Takes a read of `columns`: returns the keys of changes not seen before and moves the horizon. */
+  advance(row: { xmin: string; changes: ChangeRow[] | string }): string[] {
+    const changes: ChangeRow[] = typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes;
+    const keys = new Set<string>();
+    for (const c of changes) {
+      if (this.seen.has(c.id)) continue;
+      this.seen.set(c.id, BigInt(c.xid));
+      for (const k of c.keys) keys.add(k);
+    }
+    const horizon = BigInt(row.xmin);
+    if (horizon > this.horizon) {
+      this.horizon = horizon;
+      for (const [id, xid] of this.seen) if (xid < horizon) this.seen.delete(id);
+    }
+    this.readAt = Date.now();
+    return [...keys];
+  }
+}
+
+/** The current horizon, taken before a cache reads its rows (so no change after it is missed). */
+export async function currentHorizon(em: EntityManager): Promise<string> {
+  const [row] = await em.execute<{ xmin: string }[]>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+  return row.xmin;
+}
+
+/** Deletes change rows older than the retention (any instance may run it). */
+export async function pruneChangeLog(em: EntityManager): Promise<void> {
+  await em.execute(`DELETE FROM change_log WHERE created_at < now() - interval '${CHANGE_RETENTION_MS / 1000} seconds'`);
+}

@@ -22,6 +22,8 @@ export interface Config {
   keyRecheckMs: number;
   /** per-day decay rate of recency and usefulness scores */
   decayLambda: number;
+  /** heap the memoryContext candidate cache may hold, in MB (0: no cache) */
+  memoryCacheMaxMb: number;
 }
 
 export class ConfigError extends Error {
@@ -115,5 +117,6 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
+    memoryCacheMaxMb: int(env, 'MEMORY_CACHE_MAX_MB', 256, 0, 1_000_000),
   };
 }

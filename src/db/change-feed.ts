@@ -31,8 +31,11 @@ export class ChangeCursor {
     return Date.now() - this.readAt > CHANGE_RETENTION_MS / 2;
   }
 
+  /** SQL selecting the horizon alone (`xmin`): a new cursor may start from it when read in the statement that reads its rows. */
+  static readonly horizon = 'pg_snapshot_xmin(pg_current_snapshot())::text AS xmin';
+
   /** SQL selecting the horizon (`xmin`) and the changes at or above it (`changes`); bindings from `bindings`. */
-  static readonly columns = `pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
+  static readonly columns = `${ChangeCursor.horizon},
     coalesce((SELECT json_agg(json_build_object('id', l.id::text, 'xid', l.xid::text, 'keys', l.keys))
       FROM change_log l WHERE l.org_id = ?::uuid AND l.topic = ? AND l.xid >= ?::xid8), '[]'::json) AS changes`;
 
@@ -61,7 +64,7 @@ export class ChangeCursor {
 
 /** The current horizon, taken before a cache reads its rows (so no change after it is missed). */
 export async function currentHorizon(em: EntityManager): Promise<string> {
-  const [row] = await em.execute<{ xmin: string }[]>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+  const [row] = await em.execute<{ xmin: string }[]>(`SELECT ${ChangeCursor.horizon}`);
   return row.xmin;
 }
 

@@ -102,10 +102,10 @@ export class CandidateCache {
     }
   }
 
-  /** The organization's state for a cursor read with its first rows, unless another request made one meanwhile. */
-  start(orgId: string, horizon: string): OrgCandidates | undefined {
+  /** The organization's state from a read of `ChangeCursor.startColumns` with its first rows, unless another request made one meanwhile. */
+  start(orgId: string, row: CursorRead): OrgCandidates | undefined {
     if (this.orgs.has(orgId)) return undefined;
-    const org = new OrgCandidates(new ChangeCursor(horizon));
+    const org = new OrgCandidates(ChangeCursor.start(row));
     this.orgs.set(orgId, org);
     return org;
   }

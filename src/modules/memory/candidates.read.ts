@@ -45,11 +45,11 @@ async function read(em: EntityManager, cache: CandidateCache, k: CandidateKey, o
   const tick = org?.tick ?? 0;
   const [row] = org
     ? await em.execute<Read[]>(`SELECT ${ChangeCursor.columns}, ${candidatesColumn(k)}`, [...org.cursor.bindings(k.orgId, 'segments'), ...candidateBindings(k)])
-    : await em.execute<Read[]>(`SELECT ${ChangeCursor.horizon}, ${candidatesColumn(k)}`, candidateBindings(k));
+    : await em.execute<Read[]>(`SELECT ${ChangeCursor.startColumns}, ${candidatesColumn(k)}`, [...ChangeCursor.startBindings(k.orgId, 'segments'), ...candidateBindings(k)]);
   cache.builds += 1;
   const list = new CandidateList(parsed(row.candidates));
   if (!org) {
-    const started = cache.start(k.orgId, row.xmin);
+    const started = cache.start(k.orgId, row);
     if (started) cache.put(started, k, list);
   } else if (cache.attached(k.orgId, org)) {
     // a list read before another request applied a change to its agent may predate that change

@@ -26,7 +26,7 @@ describe('candidate lists with their words indexed once', () => {
       const list = new CandidateList(randomRows(rnd, Math.floor(rnd() * 50)));
       const query = rnd() < 0.1 ? '' : Array.from({ length: Math.floor(rnd() * 5) }, () => VOCAB[Math.floor(rnd() * VOCAB.length)]).join(' ');
       const q = words(query);
-      expect([...list.relevance(query)], `case ${c}`).toEqual(list.entries.map((e) => jaccard(q, e.content)));
+      expect(Array.from(list.relevance(query)), `case ${c}`).toEqual(list.entries.map((e) => jaccard(q, e.content)));
       const budget = 1 + Math.floor(rnd() * 400);
       for (const policy of POLICIES) {
         expect(selectMemories(policy, list.entries, query, budget, list.relevance), `case ${c} ${policy}`).toEqual(selectMemories(policy, list.entries, query, budget));

@@ -1,5 +1,7 @@
 import type pg from 'pg';
+import { loadConfig } from '../src/config';
 import { rankingQuery, validateRecall } from '../src/modules/facts/recall.service';
+import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes';
 import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning/analytics.sql';
 
 /** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
@@ -147,6 +149,12 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     recall: async (orgId, v) => {
       const p = validateRecall(v.input);
       const [sql, params] = rankingQuery(orgId, p, p.queryEmbedding);
+      return q(numbered(sql), params);
+    },
+    // the server's statement (its dimension check included)
+    'recall-episodes': async (orgId, v) => {
+      const lambda = loadConfig({ DECAY_LAMBDA: process.env.DECAY_LAMBDA }).decayLambda;
+      const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: v.agentId, query: v.query, emb: v.emb ?? null, limit: 10, since: null });
       return q(numbered(sql), params);
     },
     'memory-context': async (orgId, v) => {

@@ -2,6 +2,8 @@
 export interface BenchData {
   orgId: string;
   agentId: string;
+  /** the agent whose episodes scenario 10 ranks */
+  recallAgentId: string;
   bankId: string;
   /** a sample of the org's episode ids (scenario 2 and 3 pick from them) */
   episodeIds: string[];
@@ -116,6 +118,15 @@ export const scenarios: Scenario[] = [
     write: false,
     query: `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`,
     variables: (d, i) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } }),
+  },
+  {
+    id: 'recall-episodes',
+    title: '10 recallEpisodes with a query embedding over 10,000 episodes',
+    root: { type: 'Query', field: 'recallEpisodes' },
+    write: false,
+    query: `query Bench10($agentId: String!, $query: String!, $emb: [Float!]) { recallEpisodes(agentId: $agentId, query: $query, queryEmbedding: $emb, limit: 10) {
+      episode { id title createdAt } relevance recency baseScore canvasBoost feedbackBoost finalScore } }`,
+    variables: (d, i) => ({ agentId: d.recallAgentId, query: `topic ${i % 50}`, emb: queryEmbedding(d.embeddingDim, i % 100) }),
   },
 ];
 

@@ -42,7 +42,11 @@ type Row = EpisodeRow & { dimension?: number | null; relevance: number; recency:
  * sort), the best `limit` joined back to their rows. With a query embedding it also reads the
  * dimension of the organization's episode embeddings, and ranks nothing when it differs.
  */
-function rankingStatement(orgId: string, lambda: number, a: { agentId: string; query: string; emb: number[] | null; limit: number; since: Date | null }): [string, unknown[]] {
+export function episodeRankingStatement(
+  orgId: string,
+  lambda: number,
+  a: { agentId: string; query: string; emb: number[] | null; limit: number; since: Date | null },
+): [string, unknown[]] {
   const params: unknown[] = [];
   const text = `greatest(word_similarity(?, coalesce(e.title, '')), word_similarity(?, coalesce(e.task, '')), word_similarity(?, coalesce(e.topic, '')))`;
   const relevance = a.emb
@@ -83,7 +87,7 @@ export async function recallEpisodes(
   if (text('query', a.query, 2000, { required: true }) === null) throw badInput('query', 'query is required');
   const emb = factEmbedding('queryEmbedding', a.queryEmbedding);
   const limit = checkLimit(a.limit, 10);
-  const [sql, params] = rankingStatement(orgId, lambda, { agentId: a.agentId, query: a.query, emb, limit, since: a.timeRange ? since(a.timeRange) : null });
+  const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: a.agentId, query: a.query, emb, limit, since: a.timeRange ? since(a.timeRange) : null });
   const rows = await em.execute<Row[]>(sql, params);
   const dimension = rows[0]?.dimension;
   if (emb && dimension != null && Number(dimension) !== emb.length) {

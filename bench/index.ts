@@ -16,10 +16,10 @@ import { loadBenchData } from './data';
 import { fanOut, scenarios } from './scenarios';
 import { seed } from './seed';
 
-interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[] }
+interface Args { scale: number; duration: number; warmup: number; connections: number; single: boolean; subscribers: number; events: number; writers: number; only: string[] }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [] };
+  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, single: false, subscribers: 1000, events: 20, writers: 1, only: [] };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i]!, argv[i + 1]];
     const num = () => {
@@ -32,11 +32,12 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--duration') a.duration = num();
     else if (k === '--warmup') a.warmup = num();
     else if (k === '--connections') a.connections = num();
+    else if (k === '--single') a.single = true;
     else if (k === '--subscribers') a.subscribers = num();
     else if (k === '--events') a.events = num();
     else if (k === '--writers') a.writers = num();
     else if (k === '--only') (a.only = (v ?? '').split(',')), i++;
-    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only)`);
+    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --single --subscribers --events --writers --only)`);
   }
   return a;
 }
@@ -135,6 +136,11 @@ async function main(): Promise<void> {
       }
       for (const t of targets) res[t.name] = await measure(t, body, load);
       rows.push({ scenario: s.title, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
+      if (args.single) {
+        // the latency of one caller alone
+        for (const t of targets) res[t.name] = await measure(t, body, { ...load, connections: 1 });
+        rows.push({ scenario: `${s.title}, 1 connection`, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
+      }
       console.log(`done ${s.title}`);
     }
     const fan: Record<string, FanOutResult | string> = {};

@@ -5,6 +5,7 @@ import { listCost } from '../../core/limits';
 import { since } from '../../core/time-range';
 import { limit as checkLimit, text } from '../../core/validate';
 import type { Context } from '../../graphql/context.type';
+import { EPISODE_DIMENSION_SQL } from '../episodes/episode-dimension';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
 import { factEmbedding } from '../facts/embedding-dimension';
 import { sqlCosineWith, sqlSemanticFromCosine } from '../facts/usefulness.sql';
@@ -56,7 +57,7 @@ export function episodeRankingStatement(
   params.push(a.query, a.query, a.query, lambda, orgId, a.agentId);
   if (a.since) params.push(a.since.toISOString());
   params.push(orgId);
-  const sql = `WITH ${a.emb ? 'd AS (SELECT array_length(embedding, 1) AS n FROM episodes WHERE org_id = ? AND embedding IS NOT NULL LIMIT 1),' : ''}
+  const sql = `WITH ${a.emb ? `d AS (SELECT (${EPISODE_DIMENSION_SQL}) AS n),` : ''}
      s AS (
        SELECT e.id, e.created_at, (${relevance})::float8 AS relevance,
               exp(-?::float8 * greatest(0, extract(epoch FROM now() - e.created_at)) / 86400)::float8 AS recency,

@@ -2,7 +2,7 @@
 Object.defineProperty(exports, '__esModule', { value: true });
 const { Migration } = require('@mikro-orm/migrations');
 
-class Migration20261123060749_episode_norms extends Migration {
+class Migration20261123062006_episode_norms extends Migration {
 
   async up() {
     // embeddings stay in the row up to about 8 KB, so recallEpisodes' subscripts read them in place (see usefulness.sql.ts)
@@ -10,7 +10,7 @@ class Migration20261123060749_episode_norms extends Migration {
     this.addSql(`alter table "episodes" alter column "embedding" set storage main;`);
 
     this.addSql(`alter table "episodes" add column "embedding_norm_sq" double precision generated always as (sum_of_squares(embedding)) stored null;`);
-    this.addSql(`create index "episodes_embedded" on "episodes" ("org_id") where "embedding" is not null;`);
+    this.addSql(`create index "episodes_embedded" on "episodes" ("org_id", "created_at") where "embedding" is not null;`);
   }
 
   async down() {
@@ -22,4 +22,4 @@ class Migration20261123060749_episode_norms extends Migration {
   }
 
 }
-exports.Migration20261123060749_episode_norms = Migration20261123060749_episode_norms;
+exports.Migration20261123062006_episode_norms = Migration20261123062006_episode_norms;

@@ -1,3 +1,5 @@
+import { BENCH_WRITER_AGENT } from './seed';
+
 /** What the load generator needs to vary between requests (read from the seeded database). */
 export interface BenchData {
   orgId: string;
@@ -127,6 +129,27 @@ export const scenarios: Scenario[] = [
     query: `query Bench10($agentId: String!, $query: String!, $emb: [Float!]) { recallEpisodes(agentId: $agentId, query: $query, queryEmbedding: $emb, limit: 10) {
       episode { id title createdAt } relevance recency baseScore canvasBoost feedbackBoost finalScore } }`,
     variables: (d, i) => ({ agentId: d.recallAgentId, query: `topic ${i % 50}`, emb: queryEmbedding(d.embeddingDim, i % 100) }),
+  },
+  {
+    id: 'append-segments',
+    title: '11 appendSegments, one turn, over many episodes',
+    root: { type: 'Mutation', field: 'appendSegments' },
+    write: true,
+    query: `mutation Bench11($episodeId: ID!, $segments: [SegmentInput!]!) { appendSegments(episodeId: $episodeId, segments: $segments) { id } }`,
+    variables: (d, i) => ({ episodeId: pick(d.episodeIds, i * 31), segments: [{ role: 'user', content: `turn ${i} about topic-${i % 50} with some words` }] }),
+  },
+  {
+    id: 'record-episode',
+    title: '12 recordEpisode with an embedding and 3 segments',
+    root: { type: 'Mutation', field: 'recordEpisode' },
+    write: true,
+    query: `mutation Bench12($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }`,
+    variables: (d, i) => ({
+      input: {
+        agentId: BENCH_WRITER_AGENT, sessionId: `writer-${i % 100}`, title: `Episode ${i}`, task: `Explain topic ${i % 50}`, embedding: queryEmbedding(d.embeddingDim, i),
+        segments: [0, 1, 2].map((k) => ({ role: k % 2 ? 'assistant' : 'user', content: `turn ${k} about topic-${i % 50}` })),
+      },
+    }),
   },
 ];
 

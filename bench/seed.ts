@@ -50,6 +50,8 @@ export interface SeedResult {
 export const BENCH_BANK = 'agent-0';
 export const BENCH_AGENT = 'agent-0';
 export const BENCH_RECALL_AGENT = 'agent-recall';
+/** the agent of the episodes the recordEpisode scenario writes */
+export const BENCH_WRITER_AGENT = 'agent-writer';
 export const ACTOR_ID = '00000000-0000-4000-8000-000000000001';
 
 /** sha256 hex fingerprint of layout k, the same expression in SQL and in scenario setup */

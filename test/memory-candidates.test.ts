@@ -29,7 +29,7 @@ describe('candidate lists with their words indexed once', () => {
       expect(Array.from(list.relevance(query)), `case ${c}`).toEqual(list.entries.map((e) => jaccard(q, e.content)));
       const budget = 1 + Math.floor(rnd() * 400);
       for (const policy of POLICIES) {
-        expect(selectMemories(policy, list.entries, query, budget, list.relevance), `case ${c} ${policy}`).toEqual(selectMemories(policy, list.entries, query, budget));
+        expect(selectMemories(policy, list.entries, query, budget, list), `case ${c} ${policy}`).toEqual(selectMemories(policy, list.entries, query, budget));
       }
     }
   });
@@ -40,6 +40,7 @@ describe('candidate lists with their words indexed once', () => {
     expect(list.entries[0]).toMatchObject({ id: 's0', episodeId: 'e0', content: row[3], tokenEstimate: row[5] });
     expect(list.entries[0].createdAt.toISOString()).toBe('2026-01-01T10:00:00.123Z');
     expect(list.entries[1].episodeId).toBe(list.entries[0].episodeId);
+    expect([...list.tokens, list.least]).toEqual([row[5], row[5], row[5]]);
     expect(list.bytes).toBeGreaterThan(2 * row[3].length);
   });
 });

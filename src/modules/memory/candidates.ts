@@ -1,5 +1,5 @@
 import { MemoryEntry } from './memory.type';
-import { overlap, type Relevance, words } from './policies';
+import { overlap, type Prepared, type Relevance, tokensOf, words } from './policies';
 
 /** A candidate segment as the candidates statement returns it (created_at as PostgreSQL's text). */
 export type CandidateRow = [id: string, episodeId: string, role: string, content: string, createdAt: string, tokenEstimate: number];
@@ -19,8 +19,10 @@ const stringBytes = (s: string) => STRING_BYTES + (/[^\u0000-\u00ff]/.test(s) ? 
  * segment split once: an inverted index from each distinct word to the candidates holding it, so
  * the Jaccard overlap of a query with all of them costs the query's words' postings, not a split.
  */
-export class CandidateList {
+export class CandidateList implements Prepared {
   readonly entries: MemoryEntry[];
+  readonly tokens: Float64Array;
+  readonly least: number;
   /** estimated heap bytes held by this list */
   readonly bytes: number;
   private readonly slots = new Map<string, number>();
@@ -52,7 +54,7 @@ export class CandidateList {
       }
       wordSlots.push(slots);
       this.sizes[i] = slots.length;
-      bytes += ENTRY_BYTES + stringBytes(id) + stringBytes(content) + 4 * (slots.length + 1);
+      bytes += ENTRY_BYTES + stringBytes(id) + stringBytes(content) + 4 * (slots.length + 1) + 8;
       if (!shared.has(episodeId)) bytes += stringBytes(episodeId);
       return Object.assign(new MemoryEntry(), {
         id,
@@ -63,6 +65,7 @@ export class CandidateList {
         tokenEstimate: Number(tokenEstimate),
       });
     });
+    ({ tokens: this.tokens, least: this.least } = tokensOf(this.entries));
     this.starts = new Int32Array(counts.length + 1);
     for (let k = 0; k < counts.length; k++) this.starts[k + 1] = this.starts[k] + counts[k];
     this.positions = new Int32Array(this.starts[counts.length]);

@@ -23,7 +23,7 @@ export async function memoryContext(em: EntityManager, orgId: string, input: Mem
   if (!Number.isInteger(max) || max < 3 || max > 10_000) throw badInput('input.maxCandidates', 'maxCandidates must be 3..10,000');
 
   const list = await candidates(em, cache, { orgId, agentId: input.agentId, sessionId: input.sessionId || null, maxCandidates: max });
-  const entries = selectMemories(policy, list.entries, input.query, input.tokenBudget, list.relevance);
+  const entries = selectMemories(policy, list.entries, input.query, input.tokenBudget, list);
   return Object.assign(new MemoryContext(), {
     entries,
     tokenEstimate: entries.reduce((n, e) => n + e.tokenEstimate, 0),

@@ -15,6 +15,24 @@ export type Policy = (typeof POLICIES)[number];
 /** The Jaccard overlap of a query with every candidate, in candidate order (see `jaccard`). */
 export type Relevance = (query: string) => ArrayLike<number>;
 
+/** What the policies need of a candidate list besides the list, computed once for many selections. */
+export interface Prepared {
+  /** tokens of every candidate, in order */
+  tokens: Float64Array;
+  /** the fewest tokens of any candidate */
+  least: number;
+  relevance: Relevance;
+}
+
+/** The tokens of every candidate, and the fewest. */
+export function tokensOf(candidates: Memory[]): Pick<Prepared, 'tokens' | 'least'> {
+  const tokens = Float64Array.from(candidates, (m) => m.tokenEstimate);
+  return { tokens, least: tokens.reduce((a, b) => Math.min(a, b), Infinity) };
+}
+
+/** Prepares candidates whose words are split on each selection. */
+export const prepare = (candidates: Memory[]): Prepared => ({ ...tokensOf(candidates), relevance: (query) => splitEach(candidates, query) });
+
 /** Python's `set(s.lower().split())`. */
 export const words = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter(Boolean));
 
@@ -37,60 +55,77 @@ function splitEach(candidates: Memory[], query: string): number[] {
   return candidates.map((m) => jaccard(q, m.content));
 }
 
-function greedy(ranked: Iterable<number>, tokens: (i: number) => number, budget: number): number[] {
+/**
+ * Takes each position of `order` whose tokens still fit the budget, skipping (not stopping at) one
+ * that does not; done once not even the smallest candidate (`least` tokens) would fit.
+ */
+function greedy(order: ArrayLike<number>, tokens: Float64Array, budget: number, least: number): number[] {
   const out: number[] = [];
   let used = 0;
-  for (const i of ranked) {
-    const t = tokens(i);
-    if (used + t <= budget) {
+  for (let k = 0; k < order.length && used + least <= budget; k++) {
+    const i = order[k];
+    if (used + tokens[i] <= budget) {
       out.push(i);
-      used += t;
+      used += tokens[i];
     }
   }
   return out;
 }
 
-function* newestFirst(n: number) {
-  for (let i = n - 1; i >= 0; i--) yield i;
+function newestFirst(n: number): Int32Array {
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = n - 1 - k;
+  return order;
 }
 
-/** Positions by descending score, ties in chronological order (a stable sort, by buckets of equal scores). */
-function byScore(scores: ArrayLike<number>): number[] {
-  const buckets = new Map<number, number[]>();
-  for (let i = 0; i < scores.length; i++) {
-    const b = buckets.get(scores[i]);
-    if (b) b.push(i);
-    else buckets.set(scores[i], [i]);
+/** Positions by descending score, ties in chronological order: a counting sort over the distinct scores. */
+function byScore(scores: ArrayLike<number>): Int32Array {
+  const n = scores.length;
+  const distinct = Float64Array.from(new Set(Array.from(scores))).sort();
+  const d = distinct.length;
+  // rank 0 for the highest score
+  const rank = new Int32Array(n);
+  const starts = new Int32Array(d + 1);
+  for (let i = 0; i < n; i++) {
+    let lo = 0;
+    let hi = d - 1;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (distinct[mid] < scores[i]) lo = mid + 1;
+      else hi = mid;
+    }
+    rank[i] = d - 1 - lo;
+    starts[rank[i] + 1] += 1;
   }
-  return [...buckets.keys()].sort((a, b) => b - a).flatMap((s) => buckets.get(s)!);
+  for (let r = 0; r < d; r++) starts[r + 1] += starts[r];
+  const order = new Int32Array(n);
+  for (let i = 0; i < n; i++) order[starts[rank[i]]++] = i;
+  return order;
 }
 
 /** Zones merged with duplicates dropped, then kept chronologically while within the total budget. */
-function mergeWithin(n: number, zones: number[][], tokens: (i: number) => number, budget: number): number[] {
-  const chosen = new Uint8Array(n);
+function mergeWithin(zones: number[][], tokens: Float64Array, budget: number, least: number): number[] {
+  const chosen = new Uint8Array(tokens.length);
   for (const zone of zones) for (const i of zone) chosen[i] = 1;
-  return greedy(chronological(chosen), tokens, budget);
+  const chronological: number[] = [];
+  for (let i = 0; i < chosen.length; i++) if (chosen[i]) chronological.push(i);
+  return greedy(chronological, tokens, budget, least);
 }
 
-function* chronological(chosen: Uint8Array) {
-  for (let i = 0; i < chosen.length; i++) if (chosen[i]) yield i;
-}
-
-const sorted = (zone: number[]) => [...zone].sort((a, b) => a - b);
+const sorted = (zone: number[]) => zone.sort((a, b) => a - b);
 
 /**
- * The memories a policy selects, oldest first. `relevance` scores the candidates for a query
- * (candidates whose words were split in advance pass their own; by default each is split now).
+ * The memories a policy selects, oldest first. Candidates prepared in advance (their words split
+ * once) pass what was prepared; by default each is split now.
  */
-export function selectMemories<M extends Memory>(policy: Policy, candidates: M[], query: string | null | undefined, budget: number, relevance?: Relevance): M[] {
+export function selectMemories<M extends Memory>(policy: Policy, candidates: M[], query: string | null | undefined, budget: number, prepared: Prepared = prepare(candidates)): M[] {
   const n = candidates.length;
   if (n === 0) return [];
-  const tokens = (i: number) => candidates[i].tokenEstimate;
-  const recent = (b: number) => greedy(newestFirst(n), tokens, b);
+  const { tokens, least, relevance } = prepared;
+  const recent = (b: number) => greedy(newestFirst(n), tokens, b, least);
   const relevant = (b: number) => {
     if (!query) return [];
-    const scores = relevance ? relevance(query) : splitEach(candidates, query);
-    return greedy(byScore(scores), tokens, b);
+    return greedy(byScore(relevance(query)), tokens, b, least);
   };
   let picked: number[];
   switch (policy) {
@@ -102,15 +137,15 @@ export function selectMemories<M extends Memory>(policy: Policy, candidates: M[]
       break;
     case 'MIXED': {
       const half = Math.floor(budget * 0.5);
-      picked = mergeWithin(n, [relevant(half), recent(half)], tokens, budget);
+      picked = mergeWithin([relevant(half), recent(half)], tokens, budget, least);
       break;
     }
     case 'FOVEATED':
       picked = mergeWithin(
-        n,
-        [greedy([0, 1, 2].filter((i) => i < n), tokens, Math.floor(budget * 0.3)), relevant(Math.floor(budget * 0.3)), recent(Math.floor(budget * 0.4))],
+        [greedy([0, 1, 2].slice(0, n), tokens, Math.floor(budget * 0.3), least), relevant(Math.floor(budget * 0.3)), recent(Math.floor(budget * 0.4))],
         tokens,
         budget,
+        least,
       );
       break;
   }

@@ -13,7 +13,7 @@ export const POLICIES = ['RECENT', 'RELEVANT', 'MIXED', 'FOVEATED'] as const;
 export type Policy = (typeof POLICIES)[number];
 
 /** The Jaccard overlap of a query with every candidate, in candidate order (see `jaccard`). */
-export type Relevance = (query: string) => ArrayLike<number>;
+export type Relevance = (query: string) => Float64Array | number[];
 
 /** What the policies need of a candidate list besides the list, computed once for many selections. */
 export interface Prepared {
@@ -79,9 +79,9 @@ function newestFirst(n: number): Int32Array {
 }
 
 /** Positions by descending score, ties in chronological order: a counting sort over the distinct scores. */
-function byScore(scores: ArrayLike<number>): Int32Array {
+function byScore(scores: Float64Array | number[]): Int32Array {
   const n = scores.length;
-  const distinct = Float64Array.from(new Set(Array.from(scores))).sort();
+  const distinct = Float64Array.from(new Set(scores)).sort();
   const d = distinct.length;
   // rank 0 for the highest score
   const rank = new Int32Array(n);

@@ -22,6 +22,8 @@ export interface Config {
   keyRecheckMs: number;
   /** per-day decay rate of recency and usefulness scores */
   decayLambda: number;
+  /** memory for recall's in-process fact vectors, in MiB (0: PostgreSQL ranks every recall alone) */
+  recallIndexMaxMb: number;
 }
 
 export class ConfigError extends Error {
@@ -115,5 +117,6 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
+    recallIndexMaxMb: int(env, 'RECALL_INDEX_MAX_MB', 1024, 0, 1_048_576),
   };
 }

@@ -13,13 +13,14 @@ import { runFanOut, type FanOutResult } from './fanout';
 import { measure, once, type LoadResult, type Target } from './load';
 import { markdown, type Row } from './report';
 import { loadBenchData } from './data';
+import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
 import { seed } from './seed';
 
-interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[] }
+interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[]; facts: number | null; dim: number | null }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [] };
+  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [], facts: null, dim: null };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i]!, argv[i + 1]];
     const num = () => {
@@ -36,7 +37,9 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--events') a.events = num();
     else if (k === '--writers') a.writers = num();
     else if (k === '--only') (a.only = (v ?? '').split(',')), i++;
-    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only)`);
+    else if (k === '--facts') a.facts = num();
+    else if (k === '--dim') a.dim = num();
+    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim)`);
   }
   return a;
 }
@@ -98,7 +101,8 @@ async function main(): Promise<void> {
     await c.connect();
     const orgId = (await c.query(`SELECT id FROM organizations WHERE name = 'bench'`)).rows[0].id as string;
     await c.end();
-    const seeded = await seed(db.url, args.scale, orgId);
+    const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };
+    const seeded = await seed(db.url, args.scale, orgId, overrides);
     console.log(`seeded scale ${args.scale} in ${(seeded.ms / 1000).toFixed(1)} s: ${JSON.stringify(seeded.plan)}`);
     const data = await loadBenchData(db.url, seeded);
     const raw = await startChild('raw', 'raw-server', { RAW_DATABASE_URL: db.url, DB_POOL_MAX: poolMax });
@@ -107,6 +111,7 @@ async function main(): Promise<void> {
     const fields = rootFields();
     const rows: Row[] = [];
     const load = { connections: args.connections, warmup: args.warmup, duration: args.duration };
+    let recallAt10: RecallAgreement | string = 'not measured';
     for (const s of scenarios) {
       if (args.only.length && !args.only.includes(s.id)) continue;
       if (!fields.has(`${s.root.type}.${s.root.field}`)) {
@@ -118,7 +123,7 @@ async function main(): Promise<void> {
       const targets: Target[] = [
         { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, stats: gql.stats },
         { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, stats: raw.stats },
-      ];
+      ].filter((t) => t.name === 'graphql' || s.raw !== false) as Target[];
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;
       for (const t of targets) {
@@ -133,8 +138,9 @@ async function main(): Promise<void> {
         rows.push({ scenario: s.title, skipped: failed });
         continue;
       }
-      for (const t of targets) res[t.name] = await measure(t, body, load);
-      rows.push({ scenario: s.title, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
+      if (s.id === 'recall' && targets.length === 2) recallAt10 = await compareRecall(targets, data);
+      for (const t of targets) res[t.name] = await measure(t, body, { ...load, connections: s.connections ?? load.connections });
+      rows.push({ scenario: s.title, connections: s.connections ?? load.connections, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
       console.log(`done ${s.title}`);
     }
     const fan: Record<string, FanOutResult | string> = {};
@@ -153,7 +159,7 @@ async function main(): Promise<void> {
         } else fan.redis = 'skipped: REDIS_URL is not set';
       }
     }
-    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, fanOut: fan, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
+    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, recallAt10, fanOut: fan, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
     const dir = join(__dirname, '..', '..', 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${result.date.slice(0, 19).replaceAll(':', '-')}.json`);

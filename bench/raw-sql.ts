@@ -118,7 +118,7 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     count(1);
     return (await pool.query(sql, params)).rows;
   };
-  return {
+  const handlers: Record<string, (orgId: string, v: Row) => Promise<unknown>> = {
     viewer: async (orgId, v) => ({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
     episodes: async (orgId, v) => {
       const first = v.first ?? 20;
@@ -149,6 +149,7 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const [sql, params] = rankingQuery(orgId, p, p.queryEmbedding);
       return q(numbered(sql), params);
     },
+    'recall-1': (orgId, v) => handlers.recall(orgId, v),
     'memory-context': async (orgId, v) => {
       const i = v.input;
       const max = i.maxCandidates ?? 2000;
@@ -165,4 +166,5 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       return { entries, tokenEstimate: entries.reduce((a, e) => a + e.token_estimate, 0), policy: 'FOVEATED', candidatesConsidered: cands.length, memoriesSelected: entries.length };
     },
   };
+  return handlers;
 }

@@ -10,6 +10,8 @@ export interface BenchData {
   /** the layout fingerprints seeded with corrections */
   fingerprints: string[];
   embeddingDim: number;
+  /** a sample of the bank's fact ids (signals pick from them) */
+  factIds: string[];
 }
 
 export interface Scenario {
@@ -18,6 +20,10 @@ export interface Scenario {
   /** Query / Mutation / Subscription root field; the scenario is skipped when the schema lacks it */
   root: { type: 'Query' | 'Mutation' | 'Subscription'; field: string };
   write: boolean;
+  /** connections of this scenario's load (default: the run's --connections) */
+  connections?: number;
+  /** false: the raw baseline has no such statement; only the GraphQL server is measured */
+  raw?: boolean;
   query: string;
   variables(d: BenchData, i: number): Record<string, unknown>;
 }
@@ -28,6 +34,11 @@ const CONTEXT = `id agentId title createdAt canvasActionCount feedbackCount aggr
   segments { id seq role content tokenEstimate }`;
 
 const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
+
+const RECALL = `query Bench7($input: RecallInput!) { recall(input: $input) { fact { id text usefulness } semanticScore usefulnessScore usefulnessSource finalScore } }`;
+export const recallVariables = (d: BenchData, i: number) => ({
+  input: { bankId: d.bankId, query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100), limit: 10, boostByUsefulness: true },
+});
 
 /** A deterministic pseudo-random unit vector (the same i gives the same query in both servers). */
 export function queryEmbedding(dim: number, i: number): number[] {
@@ -104,10 +115,17 @@ export const scenarios: Scenario[] = [
     title: '7 recall with boosting over the fact bank',
     root: { type: 'Query', field: 'recall' },
     write: false,
-    query: `query Bench7($input: RecallInput!) { recall(input: $input) { fact { id text usefulness } semanticScore usefulnessScore usefulnessSource finalScore } }`,
-    variables: (d, i) => ({
-      input: { bankId: d.bankId, query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100), limit: 10, boostByUsefulness: true },
-    }),
+    query: RECALL,
+    variables: (d, i) => recallVariables(d, i),
+  },
+  {
+    id: 'recall-1',
+    title: '7b recall with boosting, one connection (latency)',
+    root: { type: 'Query', field: 'recall' },
+    write: false,
+    connections: 1,
+    query: RECALL,
+    variables: (d, i) => recallVariables(d, i),
   },
   {
     id: 'memory-context',
@@ -116,6 +134,43 @@ export const scenarios: Scenario[] = [
     write: false,
     query: `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`,
     variables: (d, i) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } }),
+  },
+  {
+    id: 'upsert-facts',
+    title: '10 upsertFacts, one new fact with an embedding into the recall bank',
+    root: { type: 'Mutation', field: 'upsertFacts' },
+    write: true,
+    raw: false,
+    query: `mutation Bench10($inputs: [FactInput!]!) { upsertFacts(inputs: $inputs) { id } }`,
+    variables: (d, i) => ({
+      inputs: [{ bankId: d.bankId, text: `bench fact ${i} about topic ${i % 50}`, externalId: `bench-${process.pid}-${i}`, embedding: queryEmbedding(d.embeddingDim, 1000 + i) }],
+    }),
+  },
+  {
+    id: 'submit-signals',
+    title: '11 submitSignals, one signal with a query embedding',
+    root: { type: 'Mutation', field: 'submitSignals' },
+    write: true,
+    raw: false,
+    query: `mutation Bench11($signals: [SignalInput!]!) { submitSignals(signals: $signals) { id usefulness } }`,
+    variables: (d, i) => ({
+      signals: [{ factId: pick(d.factIds, i * 7919), signalType: (['USED', 'IGNORED', 'HELPFUL'] as const)[i % 3], query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100) }],
+    }),
+  },
+  {
+    id: 'append-segments',
+    title: '12 appendSegments, two turns',
+    root: { type: 'Mutation', field: 'appendSegments' },
+    write: true,
+    raw: false,
+    query: `mutation Bench12($episodeId: ID!, $segments: [SegmentInput!]!) { appendSegments(episodeId: $episodeId, segments: $segments) { id } }`,
+    variables: (d, i) => ({
+      episodeId: pick(d.episodeIds, i * 7919),
+      segments: [
+        { role: 'user', content: `question ${i} about topic ${i % 50}` },
+        { role: 'assistant', content: `answer ${i} with some words to match a query` },
+      ],
+    }),
   },
 ];
 

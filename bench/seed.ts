@@ -15,7 +15,7 @@ export interface SeedPlan {
   embeddingDim: number;
 }
 
-export function seedPlan(scale: number): SeedPlan {
+export function seedPlan(scale: number, overrides: Partial<SeedPlan> = {}): SeedPlan {
   const n = (v: number) => Math.max(1, Math.round(v * scale));
   return {
     orgs: 2,
@@ -28,6 +28,7 @@ export function seedPlan(scale: number): SeedPlan {
     layouts: n(500),
     facts: n(100_000),
     embeddingDim: 64,
+    ...overrides,
   };
 }
 
@@ -174,9 +175,9 @@ async function seedFacts(c: pg.ClientBase, orgId: string, p: SeedPlan): Promise<
  * absent, e.g. the server's first organization); a second organization receives a 10% copy of the
  * episode volume.
  */
-export async function seed(url: string, scale: number, orgId?: string): Promise<SeedResult> {
+export async function seed(url: string, scale: number, orgId?: string, overrides: Partial<SeedPlan> = {}): Promise<SeedResult> {
   const started = Date.now();
-  const plan = seedPlan(scale);
+  const plan = seedPlan(scale, overrides);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {

@@ -79,8 +79,8 @@ describe('benchmark smoke run (scale 0.01)', () => {
     return { status: res.status, json: (await res.json()) as any };
   };
 
-  it('answers every scenario from the raw baseline', async () => {
-    for (const s of scenarios) {
+  it('answers every scenario from the raw baseline (those it has)', async () => {
+    for (const s of scenarios.filter((x) => x.raw !== false)) {
       const before = raw.statements();
       const { status, json } = await post(s.id, { query: s.query, variables: s.variables(data, 1) });
       expect({ id: s.id, status, errors: json.errors }).toEqual({ id: s.id, status: 200, errors: undefined });
@@ -148,8 +148,11 @@ describe('benchmark smoke run (scale 0.01)', () => {
     // authentication + the scenario's own: what the benchmark table reports per request
     const expected: Record<string, number> = {
       viewer: 1, episodes: 5, episode: 5, 'feedback-spread': 2, 'feedback-hot': 2, 'few-shot': 2, analytics: 4,
-      recall: 3, // + the organization's embedding dimension, which the raw baseline takes as given
+      // + the change log of the organization's facts (with its embedding dimension, which the raw
+      // baseline takes as given), once the bank is in the vector index
+      recall: 3, 'recall-1': 3,
       'memory-context': 2,
+      'upsert-facts': 7, 'submit-signals': 12, 'append-segments': 8,
     };
     const server = await startTestServer({ dbUrl: url });
     const run = async (query: string, variables: Record<string, unknown>) => {
@@ -160,6 +163,8 @@ describe('benchmark smoke run (scale 0.01)', () => {
     };
     try {
       const counts: Record<string, number> = {};
+      // the first recall of a bank reads it into the vector index
+      await run(scenarios.find((s) => s.id === 'recall')!.query, scenarios.find((s) => s.id === 'recall')!.variables(data, 1));
       for (const s of scenarios) counts[s.id] = await run(s.query, s.variables(data, 2));
       expect(counts).toEqual(expected);
       const episodes = scenarios.find((s) => s.id === 'episodes')!;

@@ -13,7 +13,7 @@ import { contextMatches, cosine, finalScore, normalizeQuery, semanticFromCosine,
 // every recall in PostgreSQL alone: the ranking the index must reproduce.
 let idx: TestServer;
 let sql: TestServer;
-const redis = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
+const redis: Record<string, string> = process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {};
 beforeAll(async () => {
   idx = await startTestServer({ env: redis });
   sql = await startTestServer({ dbUrl: idx.dbUrl, env: { ...redis, RECALL_INDEX_MAX_MB: '0' } });
@@ -103,7 +103,7 @@ async function seedBank(orgId: string, dim: number, n: number, queries: number[]
 }
 
 /** The ranking from scratch with the reference formulas (facts with an embedding only), as of `now`. */
-function fromScratch(facts: SeedFact[], input: Required<Pick<RecallInput, 'query' | 'limit' | 'boostByUsefulness' | 'usefulnessWeight' | 'minUsefulness'>> & { queryEmbedding: number[]; kinds?: string[]; statuses?: string[] }, now: Date) {
+function fromScratch(facts: SeedFact[], input: Required<Pick<RecallInput, 'query' | 'limit' | 'boostByUsefulness' | 'usefulnessWeight' | 'minUsefulness'>> & { queryEmbedding: number[]; kinds?: string[]; statuses?: readonly string[] }, now: Date) {
   const normalizedQuery = normalizeQuery(input.query);
   return facts
     .filter((f) => f.text !== '' && f.embedding && (!input.kinds || input.kinds.includes(f.kind)) && (!input.statuses || input.statuses.includes(f.status)))
@@ -142,7 +142,7 @@ describe('recall through the vector index', () => {
           { boostByUsefulness: false, usefulnessWeight: 0.3, minUsefulness: 0, limit: 10 },
           { boostByUsefulness: true, usefulnessWeight: 0.3, minUsefulness: 0, limit: 20 },
           { boostByUsefulness: true, usefulnessWeight: 0.8, minUsefulness: 0.4, limit: 10 },
-          { boostByUsefulness: true, usefulnessWeight: 0.5, minUsefulness: 0, limit: 15, kinds: ['definition', 'example'], statuses: ['CONFIRMED', 'SUGGESTED'] },
+          { boostByUsefulness: true, usefulnessWeight: 0.5, minUsefulness: 0, limit: 15, kinds: ['definition', 'example'], statuses: ['CONFIRMED' as const, 'SUGGESTED' as const] },
         ]) {
           const input = { bankId: 'bank', query: qi % 2 ? 'What is the plan?' : 'anything else', queryEmbedding, ...opts };
           const before = new Date();
@@ -156,7 +156,7 @@ describe('recall through the vector index', () => {
           });
           // in one transaction (one clock), the candidates' ranking is the whole bank's, bit for bit
           await em().transactional(async (tx) => {
-            const p = validateRecall(input as RecallInput);
+            const p = validateRecall(input as never);
             const { bank } = await index.prepare(tx, org.orgId, 'bank');
             const candidates = candidateIds(bank!, { ...p, embedding: queryEmbedding, normSq: sumOfSquares(queryEmbedding), normalizedQuery: normalizeQuery(input.query), nowMs: Date.now() });
             expect(candidates!.length).toBeLessThan(n / 4);

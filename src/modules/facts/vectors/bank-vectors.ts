@@ -51,6 +51,12 @@ export class BankVectors {
   useMax = new Float64Array(0);
   contexts: (ContextCodes[] | undefined)[] = [];
   private contextCount = 0;
+  /** the largest scale, error and usefulness bound any slot has had (bounds for a whole scan) */
+  maxScale = 0;
+  maxErr = 0;
+  maxUseMax = 0.5;
+  /** buffers of one scan, reused (a scan runs without yielding) */
+  private scan = { slots: new Int32Array(0), uppers: new Float64Array(0) };
   /** kind and status dictionaries (codes are indexes) */
   readonly kinds = new Map<string | null, number>();
   readonly statuses = new Map<string, number>();
@@ -68,6 +74,12 @@ export class BankVectors {
 
   get count(): number {
     return this.slotOf.size;
+  }
+
+  /** Scratch buffers with room for every slot. */
+  scratch(): { slots: Int32Array; uppers: Float64Array } {
+    if (this.scan.slots.length < this.size) this.scan = { slots: new Int32Array(this.flags.length), uppers: new Float64Array(this.flags.length) };
+    return this.scan;
   }
 
   has(id: string): boolean {
@@ -122,6 +134,8 @@ export class BankVectors {
     this.flags[slot] = LIVE;
     this.scale[slot] = q.scale;
     this.err[slot] = q.err;
+    this.maxScale = Math.max(this.maxScale, q.scale);
+    this.maxErr = Math.max(this.maxErr, q.err);
     this.kind[slot] = this.code(this.kinds, row.kind);
     this.status[slot] = this.code(this.statuses, row.status);
     this.usefulness[slot] = Number(row.usefulness);
@@ -148,6 +162,7 @@ export class BankVectors {
     this.contexts[slot] = list.length ? list : undefined;
     this.contextCount += list.length;
     this.useMax[slot] = useMax;
+    this.maxUseMax = Math.max(this.maxUseMax, useMax);
   }
 
   remove(id: string): void {
@@ -162,10 +177,10 @@ export class BankVectors {
   }
 
   /**
-   * Memory held, in bytes: the code store, 61 bytes of typed arrays per slot, about 110 for the id
+   * Memory held, in bytes: the code store, 73 bytes of typed arrays per slot (scan buffers included), about 110 for the id
    * string and its map entry, and per query context its codes and about 150 bytes of object.
    */
   get bytes(): number {
-    return this.store.bytes + this.flags.length * 61 + this.slotOf.size * 110 + this.contextCount * (this.pdim + 150);
+    return this.store.bytes + this.flags.length * 73 + this.slotOf.size * 110 + this.contextCount * (this.pdim + 150);
   }
 }

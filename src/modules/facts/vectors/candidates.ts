@@ -33,73 +33,95 @@ interface Interval {
   maybe: boolean;
 }
 
+/** Facts sampled (evenly) to find a first threshold before the whole bank is scanned. */
+const SAMPLE = 4096;
+
 /**
  * The facts of the bank that may be among the top `limit` of recall, or null when that set is too
  * large to be worth it. Approximate cosines from 8-bit codes carry a proven error bound, so each
  * fact's final score is known to lie in an interval; the `limit`-th largest lower bound among facts
- * sure to pass the filters is a score the answer reaches, and every fact whose upper bound is below
- * it cannot be in the answer. PostgreSQL then ranks the candidates with the exact formula.
+ * sure to pass the filters is a score the answer reaches (a threshold), and every fact whose upper
+ * bound is below it cannot be in the answer. PostgreSQL then ranks the candidates with the exact
+ * formula.
+ *
+ * A threshold is first taken from an even sample of the bank (any `limit` real facts give a valid
+ * one). Turned into a bound on the integer dot product with the bank's largest scale, error and
+ * usefulness, it lets the scan skip almost every fact with one integer comparison.
  */
 export function candidateIds(bank: BankVectors, q: CandidateQuery): string[] | null {
-  const { pdim } = bank.store;
-  const query = quantize(q.embedding, q.normSq, bank.store.query, 0, pdim);
+  const query = quantize(q.embedding, q.normSq, bank.store.query, 0, bank.pdim);
   const dots = bank.store.dots(bank.size);
   const allowedKind = allowed(bank.kinds, q.kinds);
   const allowedStatus = allowed(bank.statuses, q.statuses);
   const w = q.boost ? q.weight : 0;
+  const { flags, kind, status, useMax, scale, err } = bank;
+  const qs = query.scale;
+  const qe = query.err;
 
-  const cosine = (slot: number) => dots[slot] * bank.scale[slot] * query.scale;
-  const upper = (slot: number) => {
-    const semHi = Math.max(0, cosine(slot) + cosineError(bank.err[slot], query.err));
-    return q.boost ? (1 - w) * semHi + w * (bank.useMax[slot] + USE_SLACK) : semHi;
+  /** A cheap upper bound of the fact's final score, or -Infinity when a filter leaves it out. */
+  const upper = (i: number): number => {
+    if (flags[i] !== LIVE) return -Infinity;
+    if (allowedKind !== null && allowedKind[kind[i]] === 0) return -Infinity;
+    if (allowedStatus !== null && allowedStatus[status[i]] === 0) return -Infinity;
+    const u = useMax[i] + USE_SLACK;
+    if (u < q.minUsefulness) return -Infinity;
+    const semHi = Math.max(0, dots[i] * scale[i] * qs + cosineError(err[i], qe));
+    return (1 - w) * semHi + w * u;
   };
-
-  // pass 1: every fact passing the filters, with a cheap upper bound of its final score
-  const slots: number[] = [];
-  const uppers: number[] = [];
-  for (let i = 0; i < bank.size; i++) {
-    if (bank.flags[i] !== LIVE) continue;
-    if (allowedKind && !allowedKind[bank.kind[i]]) continue;
-    if (allowedStatus && !allowedStatus[bank.status[i]]) continue;
-    if (q.minUsefulness > 0 && bank.useMax[i] + USE_SLACK < q.minUsefulness) continue;
-    slots.push(i);
-    uppers.push(upper(i));
-  }
-
   const interval = (slot: number): Interval => {
-    const c = cosine(slot);
-    const d = cosineError(bank.err[slot], query.err);
+    const c = dots[slot] * scale[slot] * qs;
+    const d = cosineError(err[slot], qe);
     const [useLo, useHi] = usefulnessRange(bank, slot, q, query);
-    const semLo = Math.max(0, c - d);
-    const semHi = Math.max(0, c + d);
-    const lo = q.boost ? (1 - w) * semLo + w * useLo : semLo;
-    const hi = q.boost ? (1 - w) * semHi + w * useHi : semHi;
+    const lo = (1 - w) * Math.max(0, c - d) + w * useLo;
+    const hi = (1 - w) * Math.max(0, c + d) + w * useHi;
     return { lo: lo - 1e-9, hi: hi + 1e-9, surely: useLo >= q.minUsefulness, maybe: useHi >= q.minUsefulness };
   };
-
-  // pass 2: the score the answer surely reaches, from the facts with the best upper bounds
-  let threshold = -Infinity;
-  for (let take = Math.max(4 * q.limit, 64); ; take *= 4) {
-    const top = topByUpper(uppers, Math.min(take, uppers.length));
-    const lows = top.map((k) => interval(slots[k])).filter((x) => x.surely).map((x) => x.lo);
-    if (lows.length >= q.limit) {
-      lows.sort((a, b) => b - a);
-      threshold = lows[q.limit - 1];
-      break;
+  /** The `limit`-th largest lower bound among the facts of `slots` with the best upper bounds. */
+  const thresholdOf = (slots: Int32Array, uppers: Float64Array, count: number): number => {
+    for (let take = Math.max(4 * q.limit, 64); ; take *= 4) {
+      const lows = topByUpper(uppers, count, Math.min(take, count))
+        .map((k) => interval(slots[k]))
+        .filter((x) => x.surely)
+        .map((x) => x.lo);
+      if (lows.length >= q.limit) return lows.sort((a, b) => b - a)[q.limit - 1];
+      if (take >= count) return -Infinity;
     }
-    if (take >= uppers.length) break;
-  }
+  };
+  const { slots, uppers } = bank.scratch();
+  const collect = (stride: number): number => {
+    let count = 0;
+    for (let i = 0; i < bank.size; i += stride) {
+      const u = upper(i);
+      if (u === -Infinity) continue;
+      slots[count] = i;
+      uppers[count++] = u;
+    }
+    return count;
+  };
 
-  // pass 3: every fact whose upper bound reaches it
-  const out: string[] = [];
-  for (let k = 0; k < slots.length; k++) {
-    if (uppers[k] < threshold) continue;
-    const x = interval(slots[k]);
+  // a threshold from a sample, else from the whole bank
+  const stride = Math.max(1, Math.floor(bank.size / SAMPLE));
+  let threshold = stride > 1 ? thresholdOf(slots, uppers, collect(stride)) : -Infinity;
+  if (threshold === -Infinity) threshold = thresholdOf(slots, uppers, collect(1));
+
+  // the smallest integer dot product a fact needs to reach the threshold, with the bank's maxima
+  const room = (threshold - w * (bank.maxUseMax + USE_SLACK)) / (1 - w) - cosineError(bank.maxErr, qe);
+  const minDot = w < 1 && room > 0 && bank.maxScale * qs > 0 ? Math.floor(room / (bank.maxScale * qs)) - 1 : -Infinity;
+
+  const kept: { slot: number; x: Interval }[] = [];
+  for (let i = 0; i < bank.size; i++) {
+    if (dots[i] < minDot) continue;
+    const u = upper(i);
+    if (u === -Infinity || u < threshold) continue;
+    const x = interval(i);
     if (!x.maybe || x.hi < threshold) continue;
-    out.push(bank.ids[slots[k]]!);
-    if (out.length > MAX_CANDIDATES) return null;
+    kept.push({ slot: i, x });
+    if (kept.length > MAX_CANDIDATES) return null;
   }
-  return out;
+  // the facts kept hold the answer, so their own lower bounds give a tighter threshold
+  const lows = kept.filter((k) => k.x.surely).map((k) => k.x.lo);
+  if (lows.length >= q.limit) threshold = Math.max(threshold, lows.sort((a, b) => b - a)[q.limit - 1]);
+  return kept.filter((k) => k.x.hi >= threshold).map((k) => bank.ids[k.slot]!);
 }
 
 /** A lookup of allowed dictionary codes, or null when the filter is absent. */
@@ -113,8 +135,8 @@ function allowed(dict: Map<string | null, number> | Map<string, number>, values:
   return ok;
 }
 
-/** Indexes of the `n` largest values (unordered), by a bounded min-heap. */
-function topByUpper(values: number[], n: number): number[] {
+/** Indexes of the `n` largest of the first `count` values (unordered), by a bounded min-heap. */
+function topByUpper(values: Float64Array, count: number, n: number): number[] {
   const heap: number[] = [];
   const less = (a: number, b: number) => values[a] < values[b];
   const down = (i: number) => {
@@ -129,7 +151,7 @@ function topByUpper(values: number[], n: number): number[] {
       i = m;
     }
   };
-  for (let k = 0; k < values.length; k++) {
+  for (let k = 0; k < count; k++) {
     if (heap.length < n) {
       heap.push(k);
       for (let i = heap.length - 1; i > 0; ) {

@@ -108,20 +108,58 @@ export function candidateIds(bank: BankVectors, q: CandidateQuery): string[] | n
   const room = (threshold - w * (bank.maxUseMax + USE_SLACK)) / (1 - w) - cosineError(bank.maxErr, qe);
   const minDot = w < 1 && room > 0 && bank.maxScale * qs > 0 ? Math.floor(room / (bank.maxScale * qs)) - 1 : -Infinity;
 
-  const kept: { slot: number; x: Interval }[] = [];
+  // the scan raises the threshold as it finds `limit` facts with better lower bounds
+  const best = new LowestOfTop(q.limit);
+  const kept: { slot: number; hi: number }[] = [];
   for (let i = 0; i < bank.size; i++) {
     if (dots[i] < minDot) continue;
     const u = upper(i);
     if (u === -Infinity || u < threshold) continue;
     const x = interval(i);
     if (!x.maybe || x.hi < threshold) continue;
-    kept.push({ slot: i, x });
+    kept.push({ slot: i, hi: x.hi });
+    if (x.surely && best.add(x.lo)) threshold = Math.max(threshold, best.lowest);
     if (kept.length > MAX_CANDIDATES) return null;
   }
-  // the facts kept hold the answer, so their own lower bounds give a tighter threshold
-  const lows = kept.filter((k) => k.x.surely).map((k) => k.x.lo);
-  if (lows.length >= q.limit) threshold = Math.max(threshold, lows.sort((a, b) => b - a)[q.limit - 1]);
-  return kept.filter((k) => k.x.hi >= threshold).map((k) => bank.ids[k.slot]!);
+  return kept.filter((k) => k.hi >= threshold).map((k) => bank.ids[k.slot]!);
+}
+
+/** The smallest of the `k` largest numbers added so far (a min-heap of size k). */
+class LowestOfTop {
+  private readonly heap: number[] = [];
+
+  constructor(private readonly k: number) {}
+
+  get lowest(): number {
+    return this.heap.length < this.k ? -Infinity : this.heap[0];
+  }
+
+  /** Adds x; true when the lowest of the top k may have risen. */
+  add(x: number): boolean {
+    const h = this.heap;
+    if (h.length < this.k) {
+      h.push(x);
+      for (let i = h.length - 1; i > 0; ) {
+        const p = (i - 1) >> 1;
+        if (h[p] <= h[i]) break;
+        [h[p], h[i]] = [h[i], h[p]];
+        i = p;
+      }
+      return h.length === this.k;
+    }
+    if (x <= h[0]) return false;
+    h[0] = x;
+    for (let i = 0; ; ) {
+      const l = 2 * i + 1;
+      const r = l + 1;
+      let m = i;
+      if (l < h.length && h[l] < h[m]) m = l;
+      if (r < h.length && h[r] < h[m]) m = r;
+      if (m === i) return true;
+      [h[m], h[i]] = [h[i], h[m]];
+      i = m;
+    }
+  }
 }
 
 /** A lookup of allowed dictionary codes, or null when the filter is absent. */
@@ -174,33 +212,40 @@ function topByUpper(values: Float64Array, count: number, n: number): number[] {
  * global score. Approximate similarities near the threshold leave several sources possible; the
  * range covers all of them.
  */
-function usefulnessRange(
-  bank: BankVectors,
-  slot: number,
-  q: CandidateQuery,
-  query: { scale: number; err: number },
-): [number, number] {
+/** Scratch similarities of one fact's contexts (scans run without yielding). */
+let [simLo, simHi] = [new Float64Array(8), new Float64Array(8)];
+
+function usefulnessRange(bank: BankVectors, slot: number, q: CandidateQuery, query: { scale: number; err: number }): [number, number] {
+  const contexts = bank.contexts[slot];
   const decayed = (u: number, t: number) => (Number.isNaN(t) ? u : decayTowardNeutral(u, (q.nowMs - t) / 86_400_000));
-  const possible: { simHi: number; use: number }[] = [];
-  let surest = -Infinity;
-  for (const c of bank.contexts[slot] ?? []) {
-    let simLo: number;
-    let simHi: number;
-    if (c.codes) {
-      const sim = codeDot(c.codes, 0, bank.store.query, 0, bank.pdim) * c.scale * query.scale;
-      const d = cosineError(c.err, query.err);
-      simLo = sim - d;
-      simHi = sim + d;
-    } else if (c.normalized === q.normalizedQuery) {
-      simLo = simHi = 1;
-    } else {
-      continue;
+  let lo = Infinity;
+  let hi = -Infinity;
+  if (contexts) {
+    // approximate similarities: a context with simHi below the threshold never matches; the best
+    // sure match (simLo at least the threshold) rules out the global score and every context whose
+    // simHi is below that simLo
+    if (simLo.length < contexts.length) [simLo, simHi] = [new Float64Array(contexts.length), new Float64Array(contexts.length)];
+    let surest = -Infinity;
+    for (let k = 0; k < contexts.length; k++) {
+      const c = contexts[k];
+      if (c.codes) {
+        const sim = codeDot(c.codes, 0, bank.store.query, 0, bank.pdim) * c.scale * query.scale;
+        const d = cosineError(c.err, query.err);
+        simLo[k] = sim - d;
+        simHi[k] = sim + d;
+      } else {
+        simLo[k] = simHi[k] = c.normalized === q.normalizedQuery ? 1 : -Infinity;
+      }
+      if (simLo[k] >= CONTEXT_MATCH_COSINE) surest = Math.max(surest, simLo[k]);
     }
-    if (simHi < CONTEXT_MATCH_COSINE) continue;
-    possible.push({ simHi, use: decayed(c.usefulness, c.lastSignalMs) });
-    if (simLo >= CONTEXT_MATCH_COSINE) surest = Math.max(surest, simLo);
+    for (let k = 0; k < contexts.length; k++) {
+      if (simHi[k] < CONTEXT_MATCH_COSINE || simHi[k] < surest) continue;
+      const use = decayed(contexts[k].usefulness, contexts[k].lastSignalMs);
+      lo = Math.min(lo, use);
+      hi = Math.max(hi, use);
+    }
+    if (surest !== -Infinity) return [lo - USE_SLACK, hi + USE_SLACK];
   }
-  const uses = possible.filter((p) => p.simHi >= surest).map((p) => p.use);
-  if (surest === -Infinity) uses.push(decayed(bank.usefulness[slot], bank.lastSignalMs[slot]));
-  return [Math.min(...uses) - USE_SLACK, Math.max(...uses) + USE_SLACK];
+  const global = decayed(bank.usefulness[slot], bank.lastSignalMs[slot]);
+  return [Math.min(lo, global) - USE_SLACK, Math.max(hi, global) + USE_SLACK];
 }

@@ -66,7 +66,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       adminToken: config.initAdminToken,
       embedded: db.embedded,
     });
-    const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024) : null;
+    const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log) : null;
     const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex }, config.port, config.host);
     // the change log that in-process caches read is kept for an hour
     const pruning = setInterval(() => pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')), 5 * 60_000);

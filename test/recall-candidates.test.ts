@@ -63,7 +63,7 @@ function exactTop(rows: IndexRow[], q: CandidateQuery): string[] {
   const scored = rows
     .filter((r) => (!q.kinds || q.kinds.includes(r.kind as string)) && (!q.statuses || q.statuses.includes(r.status)))
     .map((r) => {
-      const semantic = semanticFromCosine(cosine(r.embedding!, q.embedding));
+      const semantic = semanticFromCosine(cosine(r.embedding as number[], q.embedding));
       let best: { sim: number; u: number; t: number | null } | null = null;
       for (const c of r.contexts ?? []) {
         const sim = contextMatches({ normalizedQuery: c.n, queryEmbedding: c.e }, { normalizedQuery: q.normalizedQuery, queryEmbedding: q.embedding });

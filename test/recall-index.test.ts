@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from './helpers/server';
 import { rankingQuery, validateRecall } from '../src/modules/facts/recall.service';
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { candidateIds } from '../src/modules/facts/vectors/candidates';
-import { FactIndex } from '../src/modules/facts/vectors/fact-index';
+import { decodeFloat8Array, FactIndex } from '../src/modules/facts/vectors/fact-index';
 import { contextMatches, cosine, finalScore, normalizeQuery, semanticFromCosine, usefulnessAt } from '../src/modules/facts/usefulness';
 
 // Server `idx` recalls through the in-process vector index, server `sql` (same database) ranks
@@ -126,6 +126,13 @@ function fromScratch(facts: SeedFact[], input: Required<Pick<RecallInput, 'query
 }
 
 describe('recall through the vector index', () => {
+  it('decodes float8 arrays from their binary form exactly', async () => {
+    const values = [1.5, -2.25e-300, 0, -5e-324, 1.7976931348623157e308, 0.1, -1 / 3];
+    const [row] = await em().execute<{ b: Buffer; e: Buffer }[]>(`SELECT array_send(?::float8[]) AS b, array_send('{}'::float8[]) AS e`, [`{${values.join(',')}}`]);
+    expect([...decodeFloat8Array(row.b)]).toEqual(values);
+    expect([...decodeFloat8Array(row.e)]).toEqual([]);
+  });
+
   it('returns what PostgreSQL alone returns and what the formulas give, to 1e-9, on random banks of several dimensions', async () => {
     let compared = 0;
     const index = new FactIndex(1 << 30);

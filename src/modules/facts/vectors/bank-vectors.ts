@@ -7,7 +7,7 @@ export interface IndexRow {
   has_text: boolean;
   kind: string | null;
   status: string;
-  embedding: number[] | null;
+  embedding: ArrayLike<number> | null;
   norm_sq: number | null;
   usefulness: number;
   /** last signal, epoch milliseconds */

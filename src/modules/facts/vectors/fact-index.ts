@@ -1,10 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Logger } from '../../../core/logger';
 import { pgArray } from '../../../core/sql';
 import { ChangeCursor } from '../../../db/change-feed';
 import { BankVectors, type IndexRow } from './bank-vectors';
 
-/** What the index reads of a fact (alias `f`): the vector, filters, usefulness and query contexts. */
-const ROW_COLUMNS = `f.id, f.bank_id, f.text <> '' AS has_text, f.kind, f.status, f.embedding, f.embedding_norm_sq AS norm_sq, f.usefulness,
+/**
+ * What the index reads of a fact (alias `f`): the vector (in PostgreSQL's binary array format, far
+ * cheaper to decode than text), filters, usefulness and query contexts.
+ */
+const ROW_COLUMNS = `f.id, f.bank_id, f.text <> '' AS has_text, f.kind, f.status, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, f.usefulness,
   date_part('epoch', f.last_signal_at) * 1000 AS t,
   (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', c.query_embedding, 'q', c.query_embedding_norm_sq,
       'u', c.usefulness, 't', date_part('epoch', c.last_signal_at) * 1000))
@@ -17,6 +21,23 @@ const BUILD_CHUNK = 20_000;
 const REBUILD_CHANGES = 20_000;
 /** A bank too large for the memory setting is ranked by PostgreSQL alone, and tried again after this. */
 const RETRY_TOO_LARGE_MS = 10 * 60_000;
+
+type StoredRow = Omit<IndexRow, 'embedding'> & { embedding: Buffer | null };
+
+/**
+ * A one-dimensional float8 array in PostgreSQL's binary format (`array_send`): a 20-byte header
+ * (dimensions, null flag, element type, length, lower bound), then per element its byte length
+ * (8, or -1 for null) and the big-endian double.
+ */
+export function decodeFloat8Array(bin: Buffer): Float64Array {
+  if (bin.readInt32BE(0) === 0) return new Float64Array(0);
+  const n = bin.readInt32BE(12);
+  const out = new Float64Array(n);
+  for (let k = 0, at = 20; k < n; k++, at += 12) out[k] = bin.readInt32BE(at) === 8 ? bin.readDoubleBE(at + 4) : Number.NaN;
+  return out;
+}
+
+const decoded = (r: StoredRow): IndexRow => ({ ...r, embedding: r.embedding === null ? null : decodeFloat8Array(r.embedding) });
 
 class OrgVectors {
   readonly banks = new Map<string, BankVectors>();
@@ -46,7 +67,10 @@ export class FactIndex {
   /** banks by `orgId/bankId`, least recently used first */
   private readonly recent = new Map<string, BankVectors>();
 
-  constructor(private readonly maxBytes: number) {}
+  constructor(
+    private readonly maxBytes: number,
+    private readonly log?: Logger,
+  ) {}
 
   get bytes(): number {
     let n = 0;
@@ -98,10 +122,10 @@ export class FactIndex {
 
   /** Reads the changed facts again and moves, replaces or removes them in the banks held. */
   private async apply(em: EntityManager, orgId: string, org: OrgVectors, ids: string[]): Promise<void> {
-    const rows = await em.execute<IndexRow[]>(`SELECT ${ROW_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])`, [orgId, pgArray(ids)]);
+    const rows = await em.execute<StoredRow[]>(`SELECT ${ROW_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])`, [orgId, pgArray(ids)]);
     const bankOfRow = new Map(rows.map((r) => [r.id, r.bank_id]));
     for (const [name, bank] of org.banks) for (const id of ids) if (bankOfRow.get(id) !== name) bank.remove(id);
-    for (const r of rows) org.banks.get(r.bank_id)?.put(r);
+    for (const r of rows) org.banks.get(r.bank_id)?.put(decoded(r));
   }
 
   private async bankOf(em: EntityManager, orgId: string, org: OrgVectors, bankId: string): Promise<Prepared> {
@@ -127,17 +151,24 @@ export class FactIndex {
 
   /** Reads a bank in chunks; null when it does not fit in the memory setting. */
   private async build(em: EntityManager, orgId: string, bankId: string, dim: number): Promise<BankVectors | null> {
+    const started = Date.now();
     const bank = new BankVectors(dim);
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
-      const rows = await em.execute<IndexRow[]>(
+      const rows = await em.execute<StoredRow[]>(
         `SELECT ${ROW_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> '' AND f.embedding IS NOT NULL AND f.id > ?
          ORDER BY f.id LIMIT ${BUILD_CHUNK}`,
         [orgId, bankId, after],
       );
-      for (const r of rows) bank.put(r);
-      if (bank.bytes > this.maxBytes) return null;
-      if (rows.length < BUILD_CHUNK) return bank;
+      for (const r of rows) bank.put(decoded(r));
+      if (bank.bytes > this.maxBytes) {
+        this.log?.warn({ orgId, bankId, facts: bank.count, maxMb: Math.round(this.maxBytes / 2 ** 20) }, 'recall index: bank larger than RECALL_INDEX_MAX_MB, ranked by PostgreSQL alone');
+        return null;
+      }
+      if (rows.length < BUILD_CHUNK) {
+        this.log?.info({ orgId, bankId, facts: bank.count, ms: Date.now() - started, mb: Math.round(bank.bytes / 2 ** 20) }, 'recall index: bank read');
+        return bank;
+      }
       after = rows[rows.length - 1].id;
     }
   }

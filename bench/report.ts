@@ -5,6 +5,8 @@ export interface Row {
   scenario: string;
   /** connections of the load, when not the run's */
   connections?: number;
+  /** the GraphQL server's first request of the scenario, ms (includes reading a bank into the recall index) */
+  firstRequestMs?: number;
   skipped?: string;
   graphql?: LoadResult;
   raw?: LoadResult;
@@ -15,7 +17,7 @@ export interface Row {
 const f = (n: number | null | undefined, d = 1) => (n == null || !Number.isFinite(n) ? '-' : n.toFixed(d));
 
 /** The Markdown table of one run (the README shows the latest). */
-export function markdown(r: { date: string; args: { scale: number; duration: number; connections: number }; plan?: { facts: number; embeddingDim: number }; scenarios: Row[]; recallAt10?: unknown; fanOut: Record<string, FanOutResult | string> }): string {
+export function markdown(r: { date: string; args: { scale: number; duration: number; connections: number }; plan?: { facts: number; embeddingDim: number }; scenarios: Row[]; recallAt10?: unknown; recallIndex?: { vectors: number; mb: number; mbPerMillionVectors: number | null }; fanOut: Record<string, FanOutResult | string> }): string {
   const lines = [
     `Benchmark ${r.date}: scale ${r.args.scale}${r.plan ? ` (${r.plan.facts} facts x ${r.plan.embeddingDim} dimensions)` : ''}, ${r.args.connections} connections, ${r.args.duration} s measured per server and scenario.`,
     '',
@@ -41,6 +43,7 @@ export function markdown(r: { date: string; args: { scale: number; duration: num
         : `| 9 feedbackAdded fan-out (${k}), ${v.subscribers} subscribers, ${v.events} events, ${v.writers ?? 1} writer(s) | response to last delivery p50 ${f(v.p50)} / p99 ${f(v.p99)} / max ${f(v.max)} ms; request to last delivery p50 ${f(v.fromRequest?.p50)} / p99 ${f(v.fromRequest?.p99)} / max ${f(v.fromRequest?.max)} ms | | | | | | | | | missed ${v.missed} |`,
     );
   }
+  if (r.recallIndex?.vectors) lines.push('', `recall index: ${r.recallIndex.vectors} vectors in ${f(r.recallIndex.mb, 0)} MB (${f(r.recallIndex.mbPerMillionVectors, 0)} MB per million vectors, query contexts included)`);
   if (r.recallAt10 !== undefined) lines.push('', `recall@10 of scenario 7 against the raw baseline: ${typeof r.recallAt10 === 'string' ? r.recallAt10 : JSON.stringify(r.recallAt10)}`);
   return lines.join('\n');
 }

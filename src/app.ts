@@ -52,6 +52,8 @@ export interface App {
   db: Database;
   bus: EventBus;
   firstStart: FirstStart | null;
+  /** recall's in-process fact vectors (null when turned off) */
+  factIndex: FactIndex | null;
   /** drain traffic, then close the bus and the database; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -77,6 +79,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       db,
       bus,
       firstStart,
+      factIndex,
       // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);
       // failures are logged, and the drain still ends
       stop: () =>

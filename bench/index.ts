@@ -17,10 +17,10 @@ import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
 import { seed } from './seed';
 
-interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[]; facts: number | null; dim: number | null }
+interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[]; facts: number | null; dim: number | null; noRaw: boolean }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [], facts: null, dim: null };
+  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [], facts: null, dim: null, noRaw: false };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i]!, argv[i + 1]];
     const num = () => {
@@ -39,7 +39,8 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--only') (a.only = (v ?? '').split(',')), i++;
     else if (k === '--facts') a.facts = num();
     else if (k === '--dim') a.dim = num();
-    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim)`);
+    else if (k === '--no-raw') a.noRaw = true;
+    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw)`);
   }
   return a;
 }
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
       const targets: Target[] = [
         { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, stats: gql.stats },
         { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, stats: raw.stats },
-      ].filter((t) => t.name === 'graphql' || s.raw !== false) as Target[];
+      ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw)) as Target[];
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;
       // the first request of a scenario includes what a server does on first use (reading a bank into the recall index)

@@ -214,6 +214,23 @@ describe('recall through the vector index', () => {
     expect((await recall(idx, org.token, { bankId: 'elsewhere', query: 'q', queryEmbedding: q })).map((r) => r.fact.id)).toEqual([c]);
   });
 
+  it('lets concurrent recalls of an organization share one read of the change log, each seeing what was written before it began', async () => {
+    const org = await idx.createOrg('shared-catch-up');
+    await upsert(org.token, [{ bankId: 'c', text: 'first', embedding: [1, 0] }]);
+    const ask = () => recall(idx, org.token, { bankId: 'c', query: 'q', queryEmbedding: [1, 0], limit: 50 });
+    await ask();
+    const [late] = await gqlOk(sql.url, UpsertFactsDocument, { inputs: [{ bankId: 'c', text: 'written elsewhere', embedding: [0.9, 0.1] }] }, org.token).then((r) =>
+      r.upsertFacts.map((f) => f.id),
+    );
+    idx.sql.reset();
+    const answers = await Promise.all(Array.from({ length: 20 }, ask));
+    for (const a of answers) expect(a.map((r) => r.fact.id)).toContain(late);
+    // per request: its key lookup and its ranking; the change log is read far fewer than 20 times
+    const logReads = idx.sql.statements.filter((q) => q.includes('change_log')).length;
+    expect(logReads).toBeGreaterThanOrEqual(1);
+    expect(logReads).toBeLessThan(20);
+  });
+
   it('never answers with another organization’s facts, over HTTP and WebSocket', async () => {
     const one = await idx.createOrg('index-one');
     const two = await idx.createOrg('index-two');

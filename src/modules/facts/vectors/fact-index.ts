@@ -42,10 +42,12 @@ const decoded = (r: StoredRow): IndexRow => ({ ...r, embedding: r.embedding === 
 class OrgVectors {
   readonly banks = new Map<string, BankVectors>();
   readonly tooLarge = new Map<string, number>();
-  /** requests of one organization bring it up to date one after another */
-  queue: Promise<unknown> = Promise.resolve();
-
-  constructor(public cursor: ChangeCursor, public dimension: number | null) {}
+  /** null until the first read of the organization (and after its change log cursor expired) */
+  cursor: ChangeCursor | null = null;
+  dimension: number | null = null;
+  /** the catch-up running now, and the one requests arriving meanwhile share (started after it) */
+  running: Promise<void> = Promise.resolve();
+  next: { banks: Set<string>; done: Promise<void> } | null = null;
 }
 
 export interface Prepared {
@@ -57,10 +59,12 @@ export interface Prepared {
 
 /**
  * An in-process cache of every organization's fact vectors, per bank, for recall. PostgreSQL stays
- * the source of truth: a bank is read on first use, and each request first reads the change log
- * from its cursor (one statement, which also returns the embedding dimension) and applies the facts
- * changed by any instance since, so an acknowledged write is seen by the next recall everywhere.
- * Banks are evicted least recently used once their memory passes `maxBytes`.
+ * the source of truth: a bank is read on first use, and each request first has the organization
+ * catch up with the change log (one statement, which also returns the embedding dimension),
+ * applying the facts changed by any instance since, so an acknowledged write is seen by the next
+ * recall everywhere. Catch-ups of one organization run one after another; requests that arrive
+ * while one runs share the next (which starts after they arrived). Banks are evicted least
+ * recently used once their memory passes `maxBytes`.
  */
 export class FactIndex {
   private readonly orgs = new Map<string, OrgVectors>();
@@ -84,40 +88,65 @@ export class FactIndex {
     return n;
   }
 
-  prepare(em: EntityManager, orgId: string, bankId: string): Promise<Prepared> {
-    const org = this.orgs.get(orgId);
-    if (!org) return this.open(em, orgId, bankId);
-    const next = org.queue.then(() => this.refresh(em, orgId, org, bankId));
-    org.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  private async open(em: EntityManager, orgId: string, bankId: string): Promise<Prepared> {
-    const [row] = await em.execute<{ xmin: string; dimension: number | null }[]>(
-      `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, ${DIMENSION}`,
-      [orgId],
-    );
-    const org = this.orgs.get(orgId) ?? new OrgVectors(new ChangeCursor(row.xmin), row.dimension === null ? null : Number(row.dimension));
-    this.orgs.set(orgId, org);
-    const next = org.queue.then(() => this.bankOf(em, orgId, org, bankId));
-    org.queue = next.catch(() => undefined);
-    return next;
-  }
-
-  private async refresh(em: EntityManager, orgId: string, org: OrgVectors, bankId: string): Promise<Prepared> {
-    if (org.cursor.expired) {
-      this.drop(orgId);
-      return this.open(em, orgId, bankId);
+  async prepare(em: EntityManager, orgId: string, bankId: string): Promise<Prepared> {
+    let org = this.orgs.get(orgId);
+    if (!org) this.orgs.set(orgId, (org = new OrgVectors()));
+    if (org.next) org.next.banks.add(bankId);
+    else {
+      const o = org;
+      const job = { banks: new Set([bankId]), done: Promise.resolve() };
+      job.done = o.running.then(() => {
+        o.next = null;
+        return this.catchUp(em, orgId, o, job.banks);
+      });
+      o.next = job;
+      o.running = job.done.catch(() => undefined);
     }
-    const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(`SELECT ${ChangeCursor.columns}, ${DIMENSION}`, [
-      ...org.cursor.bindings(orgId, 'facts'),
-      orgId,
-    ]);
-    org.dimension = row.dimension === null ? null : Number(row.dimension);
-    const changed = org.cursor.advance(row);
-    if (changed.length > REBUILD_CHANGES) this.dropBanks(orgId, org);
-    else if (changed.length > 0 && org.banks.size > 0) await this.apply(em, orgId, org, changed);
-    return this.bankOf(em, orgId, org, bankId);
+    await org.next!.done;
+    const bank = org.banks.get(bankId) ?? null;
+    if (bank) {
+      const key = `${orgId}/${bankId}`;
+      this.recent.delete(key);
+      this.recent.set(key, bank);
+    }
+    return { dimension: org.dimension, bank };
+  }
+
+  /** Reads the change log from the cursor (or starts one), applies the changes, reads missing banks. */
+  private async catchUp(em: EntityManager, orgId: string, org: OrgVectors, banks: Set<string>): Promise<void> {
+    try {
+      await this.catchUpOnce(em, orgId, org, banks);
+    } catch (err) {
+      // changes may have been read but not applied: start the organization over next time
+      this.dropBanks(orgId, org);
+      org.cursor = null;
+      throw err;
+    }
+  }
+
+  private async catchUpOnce(em: EntityManager, orgId: string, org: OrgVectors, banks: Set<string>): Promise<void> {
+    if (org.cursor?.expired) {
+      this.dropBanks(orgId, org);
+      org.cursor = null;
+    }
+    if (!org.cursor) {
+      const [row] = await em.execute<{ xmin: string; dimension: number | null }[]>(
+        `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, ${DIMENSION}`,
+        [orgId],
+      );
+      org.cursor = new ChangeCursor(row.xmin);
+      org.dimension = row.dimension === null ? null : Number(row.dimension);
+    } else {
+      const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(`SELECT ${ChangeCursor.columns}, ${DIMENSION}`, [
+        ...org.cursor.bindings(orgId, 'facts'),
+        orgId,
+      ]);
+      org.dimension = row.dimension === null ? null : Number(row.dimension);
+      const changed = org.cursor.advance(row);
+      if (changed.length > REBUILD_CHANGES) this.dropBanks(orgId, org);
+      else if (changed.length > 0 && org.banks.size > 0) await this.apply(em, orgId, org, changed);
+    }
+    for (const bankId of banks) await this.ensureBank(em, orgId, org, bankId);
   }
 
   /** Reads the changed facts again and moves, replaces or removes them in the banks held. */
@@ -128,25 +157,23 @@ export class FactIndex {
     for (const r of rows) org.banks.get(r.bank_id)?.put(decoded(r));
   }
 
-  private async bankOf(em: EntityManager, orgId: string, org: OrgVectors, bankId: string): Promise<Prepared> {
+  private async ensureBank(em: EntityManager, orgId: string, org: OrgVectors, bankId: string): Promise<void> {
     const key = `${orgId}/${bankId}`;
-    let bank = org.banks.get(bankId) ?? null;
-    if (bank && bank.dim !== org.dimension) {
+    const held = org.banks.get(bankId);
+    if (held && held.dim === org.dimension) return;
+    if (held) {
       org.banks.delete(bankId);
       this.recent.delete(key);
-      bank = null;
     }
-    if (!bank && org.dimension !== null && (org.tooLarge.get(bankId) ?? 0) < Date.now()) {
-      bank = await this.build(em, orgId, bankId, org.dimension);
-      if (bank) org.banks.set(bankId, bank);
-      else org.tooLarge.set(bankId, Date.now() + RETRY_TOO_LARGE_MS);
+    if (org.dimension === null || (org.tooLarge.get(bankId) ?? 0) > Date.now()) return;
+    const bank = await this.build(em, orgId, bankId, org.dimension);
+    if (!bank) {
+      org.tooLarge.set(bankId, Date.now() + RETRY_TOO_LARGE_MS);
+      return;
     }
-    if (bank) {
-      this.recent.delete(key);
-      this.recent.set(key, bank);
-      this.evict(key);
-    }
-    return { dimension: org.dimension, bank };
+    org.banks.set(bankId, bank);
+    this.recent.set(key, bank);
+    this.evict(key);
   }
 
   /** Reads a bank in chunks; null when it does not fit in the memory setting. */
@@ -189,11 +216,5 @@ export class FactIndex {
   private dropBanks(orgId: string, org: OrgVectors): void {
     for (const name of org.banks.keys()) this.recent.delete(`${orgId}/${name}`);
     org.banks.clear();
-  }
-
-  private drop(orgId: string): void {
-    const org = this.orgs.get(orgId);
-    if (org) this.dropBanks(orgId, org);
-    this.orgs.delete(orgId);
   }
 }

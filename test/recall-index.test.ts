@@ -6,6 +6,7 @@ import { startTestServer, type TestServer } from './helpers/server';
 import { rankingQuery, validateRecall } from '../src/modules/facts/recall.service';
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { candidateIds } from '../src/modules/facts/vectors/candidates';
+import { rankCandidates } from '../src/modules/facts/vectors/exact-rank';
 import { decodeFloat8Array, FactIndex } from '../src/modules/facts/vectors/fact-index';
 import { contextMatches, cosine, finalScore, normalizeQuery, semanticFromCosine, usefulnessAt } from '../src/modules/facts/usefulness';
 
@@ -50,7 +51,7 @@ interface SeedFact {
 }
 
 /** A bank of random facts (some text-only, some stubs) and query contexts, some near the queries. */
-async function seedBank(orgId: string, dim: number, n: number, queries: number[][], seed: number): Promise<SeedFact[]> {
+async function seedBank(orgId: string, dim: number, n: number, queries: number[][], seed: number, textOnly: boolean): Promise<SeedFact[]> {
   const random = rng(seed);
   const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
   const near = (q: number[], c: number) => {
@@ -68,7 +69,7 @@ async function seedBank(orgId: string, dim: number, n: number, queries: number[]
       text: i % 97 === 0 ? '' : `fact ${i} about the plan for ${['pricing', 'hiring', 'the launch'][i % 3]}`,
       kind: ['definition', 'procedure', 'example'][i % 3],
       status: ['SUGGESTED', 'CONFIRMED', 'REJECTED'][(i >> 1) % 3],
-      embedding: i % 53 === 0 ? null : r < 0.3 ? near(q, 0.2 + random() * 0.79) : q.map(gauss),
+      embedding: textOnly && i % 53 === 0 ? null : r < 0.3 ? near(q, 0.2 + random() * 0.79) : q.map(gauss),
       usefulness: random(),
       lastSignalAt: random() < 0.2 ? null : ago(random() * 90),
       contexts: Array.from({ length: Math.floor(random() * 3) }, () => {
@@ -136,14 +137,16 @@ describe('recall through the vector index', () => {
   it('returns what PostgreSQL alone returns and what the formulas give, to 1e-9, on random banks of several dimensions', async () => {
     let compared = 0;
     const index = new FactIndex(1 << 30);
-    for (const [dim, n, seed] of [
-      [8, 1500, 11],
-      [64, 2500, 12],
+    // with facts ranked by text (PostgreSQL ranks the candidates) and without (ranked in process)
+    for (const [dim, n, seed, textOnly] of [
+      [8, 1500, 11, true],
+      [16, 1500, 13, false],
+      [64, 2500, 12, false],
     ] as const) {
       const org = await idx.createOrg(`exact-${dim}`);
       const random = rng(seed * 7);
       const queries = Array.from({ length: 4 }, () => Array.from({ length: dim }, () => random() - 0.5));
-      const facts = await seedBank(org.orgId, dim, n, queries, seed);
+      const facts = await seedBank(org.orgId, dim, n, queries, seed, textOnly);
       for (const [qi, queryEmbedding] of queries.entries()) {
         for (const opts of [
           { boostByUsefulness: false, usefulnessWeight: 0.3, minUsefulness: 0, limit: 10 },
@@ -161,7 +164,8 @@ describe('recall through the vector index', () => {
             expect(r.semanticScore).toBeCloseTo(want[i].semanticScore, 9);
             expect(r.usefulnessScore).toBeCloseTo(want[i].usefulnessScore, 7);
           });
-          // in one transaction (one clock), the candidates' ranking is the whole bank's, bit for bit
+          // in one transaction (one clock), the candidates' ranking is the whole bank's: bit for bit
+          // from the same SQL, to 1e-12 from this process (power() and Math.pow may differ in the last bit)
           await em().transactional(async (tx) => {
             const p = validateRecall(input as never);
             const { bank } = await index.prepare(tx, org.orgId, 'bank');
@@ -172,7 +176,18 @@ describe('recall through the vector index', () => {
               const r = await tx.execute<{ id: string; semantic: number; use: number; from_context: boolean; final: number }[]>(text, params);
               return r.map((x) => [x.id, x.semantic, x.use, x.from_context, x.final]);
             };
-            expect(await rows(candidates)).toEqual(await rows(null));
+            const whole = await rows(null);
+            expect(bank!.textOnly.size > 0).toBe(textOnly);
+            if (textOnly) expect(await rows(candidates)).toEqual(whole);
+            else {
+              const here = await rankCandidates(tx, org.orgId, p, queryEmbedding, candidates!);
+              expect(here.map((r) => [r.fact.id, r.usefulnessSource === 'QUERY_CONTEXT'])).toEqual(whole.map((w) => [w[0], w[3]]));
+              here.forEach((r, i) => {
+                expect(r.semanticScore).toBe(whole[i][1]);
+                expect(Math.abs(r.usefulnessScore - (whole[i][2] as number))).toBeLessThan(1e-12);
+                expect(Math.abs(r.finalScore - (whole[i][4] as number))).toBeLessThan(1e-12);
+              });
+            }
           });
           // text-only facts rank by word similarity in both; the rest follow the formulas (decay is
           // computed as of the request, a few milliseconds apart)

@@ -9,6 +9,7 @@ import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { normalizeQuery } from './usefulness';
 import { CONTEXT_MATCH_SQL, sqlCosineWith, sqlFinalScore, sqlFloat8, sqlSemanticFromCosine, sqlUsefulnessAt, sumOfSquares } from './usefulness.sql';
 import { candidateIds } from './vectors/candidates';
+import { rankCandidates } from './vectors/exact-rank';
 import type { FactIndex } from './vectors/fact-index';
 
 const MAX_QUERY = 2000;
@@ -107,7 +108,8 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null, cand
 
 /**
  * Recall: with a query embedding and the vector index, the index (brought up to date first) names
- * the candidates and PostgreSQL ranks them; otherwise PostgreSQL ranks the whole bank.
+ * the candidates, ranked here when the bank has no facts without an embedding, else by PostgreSQL
+ * with the facts it ranks by text; without the index PostgreSQL ranks the whole bank.
  */
 export async function recall(em: EntityManager, orgId: string, input: RecallInput, index: FactIndex | null = null): Promise<RecalledFact[]> {
   const p = validateRecall(input);
@@ -117,7 +119,11 @@ export async function recall(em: EntityManager, orgId: string, input: RecallInpu
     const { dimension: dim, bank } = index ? await index.prepare(em, orgId, p.bankId) : { dimension: await orgDimension(em, orgId), bank: null };
     if (dim !== null && dim !== qe.length) throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
     if (dim === null) qe = null; // no fact or query context has an embedding yet
-    else if (bank) candidates = candidateIds(bank, { ...p, embedding: qe, normSq: sumOfSquares(qe), normalizedQuery: normalizeQuery(p.query), nowMs: Date.now() });
+    else if (bank) {
+      candidates = candidateIds(bank, { ...p, embedding: qe, normSq: sumOfSquares(qe), normalizedQuery: normalizeQuery(p.query), nowMs: Date.now() });
+      // a bank whose facts all have embeddings needs no text similarity: its candidates are ranked here
+      if (candidates && bank.textOnly.size === 0) return rankCandidates(em, orgId, p, qe, candidates);
+    }
   }
   const [sql, params] = rankingQuery(orgId, p, qe, candidates);
   const rows = await em.execute<(FactRow & { semantic: number; use: number; from_context: boolean; final: number })[]>(sql, params);

@@ -33,7 +33,7 @@ export const LIVE = 1;
  * organization's dimension), in slots: 8-bit codes of the unit embedding in a `CodeStore`, and per
  * slot the quantization scale and error, kind and status codes, global usefulness and last signal,
  * the largest usefulness any of its sources can decay from, and its query contexts. Facts with
- * text but no usable embedding are ranked by PostgreSQL and are not held here.
+ * text but no usable embedding are ranked by PostgreSQL; only their ids are kept.
  */
 export class BankVectors {
   readonly pdim: number;
@@ -55,6 +55,8 @@ export class BankVectors {
   maxScale = 0;
   maxErr = 0;
   maxUseMax = 0.5;
+  /** facts with text but no usable embedding (PostgreSQL ranks them by text similarity) */
+  readonly textOnly = new Set<string>();
   /** buffers of one scan, reused (a scan runs without yielding) */
   private scan = { slots: new Int32Array(0), uppers: new Float64Array(0) };
   /** kind and status dictionaries (codes are indexes) */
@@ -115,7 +117,12 @@ export class BankVectors {
 
   /** Adds or replaces a fact (removes it when it no longer belongs). */
   put(row: IndexRow): void {
-    if (!this.accepts(row)) return this.remove(row.id);
+    if (!this.accepts(row)) {
+      this.remove(row.id);
+      if (row.has_text) this.textOnly.add(row.id);
+      return;
+    }
+    this.textOnly.delete(row.id);
     let slot = this.slotOf.get(row.id);
     if (slot === undefined) {
       slot = this.free.pop() ?? this.ids.length;
@@ -166,6 +173,7 @@ export class BankVectors {
   }
 
   remove(id: string): void {
+    this.textOnly.delete(id);
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
     this.slotOf.delete(id);
@@ -181,6 +189,6 @@ export class BankVectors {
    * string and its map entry, and per query context its codes and about 150 bytes of object.
    */
   get bytes(): number {
-    return this.store.bytes + this.flags.length * 73 + this.slotOf.size * 110 + this.contextCount * (this.pdim + 150);
+    return this.store.bytes + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.contextCount * (this.pdim + 150);
   }
 }

@@ -183,7 +183,7 @@ export class FactIndex {
     let after = '00000000-0000-0000-0000-000000000000';
     for (;;) {
       const rows = await em.execute<StoredRow[]>(
-        `SELECT ${ROW_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> '' AND f.embedding IS NOT NULL AND f.id > ?
+        `SELECT ${ROW_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> '' AND f.id > ?
          ORDER BY f.id LIMIT ${BUILD_CHUNK}`,
         [orgId, bankId, after],
       );

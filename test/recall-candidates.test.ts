@@ -3,6 +3,7 @@ import { contextMatches, cosine, finalScore, normalizeQuery, semanticFromCosine,
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { BankVectors, type IndexRow } from '../src/modules/facts/vectors/bank-vectors';
 import { candidateIds, type CandidateQuery } from '../src/modules/facts/vectors/candidates';
+import { quantize } from '../src/modules/facts/vectors/kernel';
 
 /** A small seeded generator (mulberry32), so a failure can be replayed. */
 function rng(seed: number) {
@@ -129,6 +130,32 @@ describe('recall candidates from the 8-bit index', () => {
     expect(trials).toBe(4 * 6 * 6);
     // the bound prunes: on these banks the candidates are a small share of the facts
     expect(candidates / bankSize).toBeLessThan(0.1);
+  });
+
+  it('the kernel returns exactly the vectors whose bound reaches the threshold, with their dot products (any count, freed slots never)', () => {
+    const random = rng(99);
+    for (const n of [1, 3, 4, 5, 17, 1000]) {
+      const bank = new BankVectors(20);
+      for (let i = 0; i < n; i++) {
+        const e = Array.from({ length: 20 }, () => random() - 0.5);
+        bank.put({ id: `id-${i}`, bank_id: 'b', has_text: true, kind: null, status: 'S', embedding: e, norm_sq: sumOfSquares(e), usefulness: random(), t: null, contexts: null });
+      }
+      if (n > 2) bank.remove('id-1');
+      const q = Array.from({ length: 20 }, () => random() - 0.5);
+      const qs = quantize(q, sumOfSquares(q), bank.store.query, 0, bank.pdim);
+      const dots = [...bank.store.dots(bank.size)];
+      const { scales, errs, uses } = bank.store;
+      const f = Math.fround;
+      for (const [w, threshold] of [[0, 0.1], [0.3, 0.5], [0.9, -Infinity]]) {
+        const want: number[] = [];
+        for (let i = 0; i < bank.size; i++) {
+          if (n > 2 && i === 1) continue;
+          const sem = Math.max(0, f(f(f(dots[i]) * scales[i]) * f(qs.scale)) + f(errs[i] + f(f(1 + errs[i]) * f(qs.err))));
+          if (f(f(f(1 - w) * f(sem)) + f(f(w) * uses[i])) >= f(threshold)) want.push(i, dots[i]);
+        }
+        expect([...bank.store.above(bank.size, qs.scale, qs.err, w, threshold)]).toEqual(want);
+      }
+    }
   });
 
   it('forgets a removed fact and follows a replaced one', () => {

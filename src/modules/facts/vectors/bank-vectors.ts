@@ -51,10 +51,6 @@ export class BankVectors {
   useMax = new Float64Array(0);
   contexts: (ContextCodes[] | undefined)[] = [];
   private contextCount = 0;
-  /** the largest scale, error and usefulness bound any slot has had (bounds for a whole scan) */
-  maxScale = 0;
-  maxErr = 0;
-  maxUseMax = 0.5;
   /** facts with text but no usable embedding (PostgreSQL ranks them by text similarity) */
   readonly textOnly = new Set<string>();
   /** buffers of one scan, reused (a scan runs without yielding) */
@@ -141,8 +137,8 @@ export class BankVectors {
     this.flags[slot] = LIVE;
     this.scale[slot] = q.scale;
     this.err[slot] = q.err;
-    this.maxScale = Math.max(this.maxScale, q.scale);
-    this.maxErr = Math.max(this.maxErr, q.err);
+    this.store.scales[slot] = q.scale;
+    this.store.errs[slot] = q.err;
     this.kind[slot] = this.code(this.kinds, row.kind);
     this.status[slot] = this.code(this.statuses, row.status);
     this.usefulness[slot] = Number(row.usefulness);
@@ -169,7 +165,7 @@ export class BankVectors {
     this.contexts[slot] = list.length ? list : undefined;
     this.contextCount += list.length;
     this.useMax[slot] = useMax;
-    this.maxUseMax = Math.max(this.maxUseMax, useMax);
+    this.store.uses[slot] = useMax;
   }
 
   remove(id: string): void {
@@ -181,6 +177,9 @@ export class BankVectors {
     this.ids[slot] = null;
     this.contexts[slot] = undefined;
     this.flags[slot] = 0;
+    // a freed slot never reaches a threshold in a scan
+    this.store.uses[slot] = Number.NEGATIVE_INFINITY;
+    this.store.scales[slot] = Number.NaN;
     this.free.push(slot);
   }
 

@@ -33,7 +33,7 @@ interface Interval {
   maybe: boolean;
 }
 
-/** Facts sampled (evenly) to find a first threshold before the whole bank is scanned. */
+/** At least this many facts (the first slots) give a first threshold before the whole bank is scanned. */
 const SAMPLE = 4096;
 
 /**
@@ -41,16 +41,15 @@ const SAMPLE = 4096;
  * large to be worth it. Approximate cosines from 8-bit codes carry a proven error bound, so each
  * fact's final score is known to lie in an interval; the `limit`-th largest lower bound among facts
  * sure to pass the filters is a score the answer reaches (a threshold), and every fact whose upper
- * bound is below it cannot be in the answer. PostgreSQL then ranks the candidates with the exact
- * formula.
+ * bound is below it cannot be in the answer. PostgreSQL's rows then rank the candidates with the
+ * exact formula.
  *
- * A threshold is first taken from an even sample of the bank (any `limit` real facts give a valid
- * one). Turned into a bound on the integer dot product with the bank's largest scale, error and
- * usefulness, it lets the scan skip almost every fact with one integer comparison.
+ * A first threshold comes from a sample (the first slots: any `limit` real facts give a valid one).
+ * The kernel then scans the whole bank and returns only the facts whose upper bound reaches it; the
+ * threshold rises as their intervals are computed.
  */
 export function candidateIds(bank: BankVectors, q: CandidateQuery): string[] | null {
   const query = quantize(q.embedding, q.normSq, bank.store.query, 0, bank.pdim);
-  const dots = bank.store.dots(bank.size);
   const allowedKind = allowed(bank.kinds, q.kinds);
   const allowedStatus = allowed(bank.statuses, q.statuses);
   const w = q.boost ? q.weight : 0;
@@ -59,65 +58,60 @@ export function candidateIds(bank: BankVectors, q: CandidateQuery): string[] | n
   const qe = query.err;
 
   /** A cheap upper bound of the fact's final score, or -Infinity when a filter leaves it out. */
-  const upper = (i: number): number => {
+  const upper = (i: number, dot: number): number => {
     if (flags[i] !== LIVE) return -Infinity;
     if (allowedKind !== null && allowedKind[kind[i]] === 0) return -Infinity;
     if (allowedStatus !== null && allowedStatus[status[i]] === 0) return -Infinity;
     const u = useMax[i] + USE_SLACK;
     if (u < q.minUsefulness) return -Infinity;
-    const semHi = Math.max(0, dots[i] * scale[i] * qs + cosineError(err[i], qe));
+    const semHi = Math.max(0, dot * scale[i] * qs + cosineError(err[i], qe));
     return (1 - w) * semHi + w * u;
   };
-  const interval = (slot: number): Interval => {
-    const c = dots[slot] * scale[slot] * qs;
+  const interval = (slot: number, dot: number): Interval => {
+    const c = dot * scale[slot] * qs;
     const d = cosineError(err[slot], qe);
     const [useLo, useHi] = usefulnessRange(bank, slot, q, query);
     const lo = (1 - w) * Math.max(0, c - d) + w * useLo;
     const hi = (1 - w) * Math.max(0, c + d) + w * useHi;
     return { lo: lo - 1e-9, hi: hi + 1e-9, surely: useLo >= q.minUsefulness, maybe: useHi >= q.minUsefulness };
   };
-  /** The `limit`-th largest lower bound among the facts of `slots` with the best upper bounds. */
-  const thresholdOf = (slots: Int32Array, uppers: Float64Array, count: number): number => {
+  /** The `limit`-th largest lower bound among the first `n` facts (their dot products in `dots`), with the best upper bounds. */
+  const thresholdOf = (n: number): number => {
+    const dots = bank.store.dots(n);
+    const { slots, uppers } = bank.scratch();
+    let count = 0;
+    for (let i = 0; i < n; i++) {
+      const u = upper(i, dots[i]);
+      if (u === -Infinity) continue;
+      slots[count] = i;
+      uppers[count++] = u;
+    }
     for (let take = Math.max(4 * q.limit, 64); ; take *= 4) {
       const lows = topByUpper(uppers, count, Math.min(take, count))
-        .map((k) => interval(slots[k]))
+        .map((k) => interval(slots[k], dots[slots[k]]))
         .filter((x) => x.surely)
         .map((x) => x.lo);
       if (lows.length >= q.limit) return lows.sort((a, b) => b - a)[q.limit - 1];
       if (take >= count) return -Infinity;
     }
   };
-  const { slots, uppers } = bank.scratch();
-  const collect = (stride: number): number => {
-    let count = 0;
-    for (let i = 0; i < bank.size; i += stride) {
-      const u = upper(i);
-      if (u === -Infinity) continue;
-      slots[count] = i;
-      uppers[count++] = u;
-    }
-    return count;
-  };
 
-  // a threshold from a sample, else from the whole bank
-  const stride = Math.max(1, Math.floor(bank.size / SAMPLE));
-  let threshold = stride > 1 ? thresholdOf(slots, uppers, collect(stride)) : -Infinity;
-  if (threshold === -Infinity) threshold = thresholdOf(slots, uppers, collect(1));
+  const sample = Math.min(bank.size, Math.max(SAMPLE, bank.size >> 6));
+  let threshold = thresholdOf(sample);
+  if (threshold === -Infinity && sample < bank.size) threshold = thresholdOf(bank.size);
 
-  // the smallest integer dot product a fact needs to reach the threshold, with the bank's maxima
-  const room = (threshold - w * (bank.maxUseMax + USE_SLACK)) / (1 - w) - cosineError(bank.maxErr, qe);
-  const minDot = w < 1 && room > 0 && bank.maxScale * qs > 0 ? Math.floor(room / (bank.maxScale * qs)) - 1 : -Infinity;
-
-  // the scan raises the threshold as it finds `limit` facts with better lower bounds
+  // the kernel's bound is computed in 32-bit floats: the slack covers their rounding
+  const found = bank.store.above(bank.size, qs, qe, w, threshold === -Infinity ? -Infinity : threshold - w * USE_SLACK - 1e-5);
   const best = new LowestOfTop(q.limit);
   const kept: { slot: number; hi: number }[] = [];
-  for (let i = 0; i < bank.size; i++) {
-    if (dots[i] < minDot) continue;
-    const u = upper(i);
+  for (let k = 0; k < found.length; k += 2) {
+    const slot = found[k];
+    const dot = found[k + 1];
+    const u = upper(slot, dot);
     if (u === -Infinity || u < threshold) continue;
-    const x = interval(i);
+    const x = interval(slot, dot);
     if (!x.maybe || x.hi < threshold) continue;
-    kept.push({ slot: i, hi: x.hi });
+    kept.push({ slot, hi: x.hi });
     if (x.surely && best.add(x.lo)) threshold = Math.max(threshold, best.lowest);
     if (kept.length > MAX_CANDIDATES) return null;
   }

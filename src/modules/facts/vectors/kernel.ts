@@ -7,34 +7,58 @@ const PAGE = 65_536;
 export const paddedDimension = (dim: number): number => Math.ceil(dim / 16) * 16;
 
 /**
- * The 8-bit codes of many vectors in one WebAssembly memory, with room for a query's codes and
- * the sums of one scan: `dots(n)` computes the integer dot product of the query with vectors
- * 0..n-1 (dot-kernel.wat). Growing copies the codes into a memory twice as large.
+ * The 8-bit codes of many vectors in one WebAssembly memory, with per vector the 32-bit bounds the
+ * scan needs (scale, quantization error, usefulness bound), room for a query's codes and for the
+ * output of one scan (dot-kernel.wat): `dots(n)` computes the integer dot products of the query with
+ * vectors 0..n-1; `above(...)` returns the vectors whose score bound reaches a threshold. Growing
+ * copies everything into a memory twice as large.
  */
 export class CodeStore {
   private memory!: WebAssembly.Memory;
-  private run!: (codes: number, n: number, dim: number, query: number, out: number) => void;
-  private queryAt = 0;
-  private outAt = 0;
+  private kernel!: {
+    dots: (codes: number, n: number, dim: number, query: number, out: number) => void;
+    above: (dots: number, n: number, scales: number, errs: number, uses: number, qs: number, qe: number, w: number, threshold: number, out: number) => number;
+  };
+  private at = { query: 0, scales: 0, errs: 0, uses: 0, dots: 0, out: 0 };
   capacity = 0;
   codes!: Int8Array;
   query!: Int8Array;
+  /** per vector: its scale, quantization error bound and usefulness bound, as 32-bit floats */
+  scales!: Float32Array;
+  errs!: Float32Array;
+  uses!: Float32Array;
 
   constructor(readonly pdim: number, capacity: number) {
     this.allocate(Math.max(16, capacity));
   }
 
-  private allocate(capacity: number): void {
-    const old = this.codes;
-    this.queryAt = capacity * this.pdim;
-    this.outAt = Math.ceil((this.queryAt + this.pdim) / 16) * 16;
-    const bytes = this.outAt + capacity * 4;
-    this.memory = new WebAssembly.Memory({ initial: Math.ceil(bytes / PAGE) });
+  private allocate(slots: number): void {
+    // whole SIMD lanes of 32-bit values per array
+    const capacity = Math.ceil(slots / 16) * 16;
+    const old = this.memory ? { codes: this.codes, scales: this.scales, errs: this.errs, uses: this.uses } : null;
+    const align = (n: number) => Math.ceil(n / 16) * 16;
+    const query = capacity * this.pdim;
+    const scales = align(query + this.pdim);
+    const errs = scales + capacity * 4;
+    const uses = errs + capacity * 4;
+    const dots = uses + capacity * 4;
+    const out = dots + capacity * 4;
+    this.at = { query, scales, errs, uses, dots, out };
+    this.memory = new WebAssembly.Memory({ initial: Math.ceil((out + capacity * 8) / PAGE) });
     const instance = new WebAssembly.Instance(kernel, { env: { memory: this.memory } });
-    this.run = instance.exports.dots as CodeStore['run'];
-    this.codes = new Int8Array(this.memory.buffer, 0, this.queryAt);
-    this.query = new Int8Array(this.memory.buffer, this.queryAt, this.pdim);
-    if (old) this.codes.set(old.subarray(0, Math.min(old.length, this.codes.length)));
+    this.kernel = instance.exports as CodeStore['kernel'];
+    const buffer = this.memory.buffer;
+    this.codes = new Int8Array(buffer, 0, query);
+    this.query = new Int8Array(buffer, query, this.pdim);
+    this.scales = new Float32Array(buffer, scales, capacity);
+    this.errs = new Float32Array(buffer, errs, capacity);
+    this.uses = new Float32Array(buffer, uses, capacity);
+    if (old) {
+      this.codes.set(old.codes);
+      this.scales.set(old.scales);
+      this.errs.set(old.errs);
+      this.uses.set(old.uses);
+    }
     this.capacity = capacity;
   }
 
@@ -45,8 +69,20 @@ export class CodeStore {
 
   /** Dot products of the query codes with vectors 0..n-1 (a view, valid until the next call). */
   dots(n: number): Int32Array {
-    this.run(0, n, this.pdim, this.queryAt, this.outAt);
-    return new Int32Array(this.memory.buffer, this.outAt, n);
+    this.kernel.dots(0, n, this.pdim, this.at.query, this.at.dots);
+    return new Int32Array(this.memory.buffer, this.at.dots, n);
+  }
+
+  /**
+   * Vectors 0..n-1 whose bound `(1 - w) * max(0, dot * scale * qs + err + (1 + err) * qe) + w * use`
+   * reaches `threshold`, in 32-bit floats: pairs (index, dot product) in a view valid until the
+   * next call.
+   */
+  above(n: number, qs: number, qe: number, w: number, threshold: number): Int32Array {
+    const { query, scales, errs, uses, dots, out } = this.at;
+    this.kernel.dots(0, n, this.pdim, query, dots);
+    const count = this.kernel.above(dots, n, scales, errs, uses, qs, qe, w, threshold, out);
+    return new Int32Array(this.memory.buffer, out, 2 * count);
   }
 
   get bytes(): number {

@@ -10,7 +10,8 @@ let built: GraphQLSchema | undefined;
 
 /** The executable schema, built once per process from the type-graphql classes. */
 export function buildAppSchema(): GraphQLSchema {
-  built ??= buildSchemaSync({
+  if (built) return built;
+  built = buildSchemaSync({
     resolvers,
     authChecker,
     authMode: 'error',

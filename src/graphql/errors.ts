@@ -1,7 +1,11 @@
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { type ASTNode, GraphQLError, type GraphQLFormattedError } from 'graphql';
 import { AppError } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { currentRequestScope } from '../core/request-scope';
+
+/** A broken query limit: `GRAPHQL_VALIDATION_FAILED`, HTTP 400 (the same as the standard rules). */
+export const limitError = (message: string, node?: ASTNode) =>
+  new GraphQLError(message, { nodes: node, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } });
 
 /** Codes that GraphQL itself (parse, validate, coerce) produces and that are safe to show. */
 const PASS_THROUGH = new Set([

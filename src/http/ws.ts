@@ -9,7 +9,7 @@ import { newRequestId } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
-import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
+import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
 import type { Metrics } from './metrics';
@@ -91,17 +91,19 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
         let document: DocumentNode;
         try {
+          checkSource(payload.query);
           document = parse(payload.query);
         } catch (e) {
-          return refuse(e instanceof Error ? e.message : 'syntax error', 'GRAPHQL_PARSE_FAILED');
+          if (e instanceof GraphQLError && e.extensions.code) return [e];
+          return refuse(e instanceof GraphQLError ? e.message : 'the document cannot be parsed', 'GRAPHQL_PARSE_FAILED');
         }
         const errors = validate(schema, document, rules);
         if (errors.length > 0) return errors;
         try {
-          checkComplexity(schema, document, payload.variables ?? undefined, payload.operationName);
+          checkOperation(schema, document, payload.variables, payload.operationName);
         } catch (e) {
-          if (e instanceof GraphQLError && e.extensions.code === 'GRAPHQL_VALIDATION_FAILED') return [e];
-          // anything else (e.g. bad variables) is reported by execution itself
+          if (e instanceof GraphQLError) return [e];
+          throw e;
         }
         const requestId = newRequestId();
         state.operations.add(id);

@@ -22,6 +22,8 @@ export interface Config {
   keyRecheckMs: number;
   /** per-day decay rate of recency and usefulness scores */
   decayLambda: number;
+  /** bytes of string and JSON values one response may carry before it is refused */
+  maxResponseBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -115,5 +117,6 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
+    maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
   };
 }

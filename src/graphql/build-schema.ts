@@ -4,6 +4,7 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
 import { resolvers } from '../modules';
 import { authChecker } from './auth-checker';
+import { guardResponseSize } from './response-size';
 import { DateTimeScalar } from './scalars';
 
 let built: GraphQLSchema | undefined;
@@ -21,6 +22,7 @@ export function buildAppSchema(): GraphQLSchema {
     // serves several server instances in a process; type-graphql still insists on a pubSub here
     pubSub: createPubSub(),
   });
+  guardResponseSize(built);
   return built;
 }
 

@@ -1,11 +1,17 @@
 import { type ASTNode, GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError } from '../core/errors';
+import { AppError, httpStatusOf } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { currentRequestScope } from '../core/request-scope';
 
 /** A broken query limit: `GRAPHQL_VALIDATION_FAILED`, HTTP 400 (the same as the standard rules). */
 export const limitError = (message: string, node?: ASTNode) =>
   new GraphQLError(message, { nodes: node, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } });
+
+/** The HTTP status of a response from its errors' codes (`SERVICE_UNAVAILABLE` 503, ...); undefined leaves it as it is. */
+export function responseStatus(errors: readonly GraphQLFormattedError[] | undefined): number | undefined {
+  const statuses = (errors ?? []).map((e) => httpStatusOf(e.extensions?.code)).filter((s): s is number => s !== undefined);
+  return statuses.length ? Math.max(...statuses) : undefined;
+}
 
 /** Codes that GraphQL itself (parse, validate, coerce) produces and that are safe to show. */
 const PASS_THROUGH = new Set([

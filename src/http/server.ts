@@ -11,7 +11,8 @@ import { migrationsApplied } from '../db/orm';
 import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
-import { formatGraphQLError } from '../graphql/errors';
+import { formatGraphQLError, responseStatus } from '../graphql/errors';
+import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { documentLimits } from './document-limits';
@@ -46,6 +47,10 @@ function operationPlugin(metrics: Metrics): ApolloServerPlugin<Context> {
           checkOperation(schema, document, request.variables, operationName);
         },
         async willSendResponse({ response }) {
+          if (response.body.kind === 'single') {
+            response.body.singleResult = collapseTooLarge(response.body.singleResult);
+            response.http.status ??= responseStatus(response.body.singleResult.errors);
+          }
           const ok = response.body.kind === 'single' && !response.body.singleResult.errors?.length;
           metrics.observe(operation, 'http', (performance.now() - started) / 1000, ok);
         },

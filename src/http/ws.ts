@@ -9,6 +9,7 @@ import { newRequestId } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
+import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
@@ -132,7 +133,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!('errors' in result) || !result.errors?.length) return result;
         const requestId = (args.contextValue as Context).requestId;
-        return { ...result, errors: format(result.errors, requestId) };
+        return collapseTooLarge({ ...result, errors: format(result.errors, requestId) });
       },
       onError: (_ctx, _id, _payload, errors) => format(errors, newRequestId()),
       onComplete: (ctx, id) => {

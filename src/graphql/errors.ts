@@ -13,6 +13,10 @@ export function responseStatus(errors: readonly GraphQLFormattedError[] | undefi
   return statuses.length ? Math.max(...statuses) : undefined;
 }
 
+/** Bad input found before execution: `BAD_USER_INPUT` naming the input path, HTTP 400. */
+export const badInputError = (field: string | undefined, message: string) =>
+  new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}), http: { status: 400 } } });
+
 /** Codes that GraphQL itself (parse, validate, coerce) produces and that are safe to show. */
 const PASS_THROUGH = new Set([
   'GRAPHQL_PARSE_FAILED',

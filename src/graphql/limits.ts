@@ -12,7 +12,8 @@ import {
 } from 'graphql';
 import { LIMITS } from '../core/limits';
 import { checkComplexity } from './complexity';
-import { fieldOf, limitError } from './errors';
+import { badInputError, fieldOf, limitError } from './errors';
+import { checkArguments } from './input-guard';
 import { depthsOf } from './walk';
 
 export { LIMITS };
@@ -75,16 +76,21 @@ export const limitRules = [depthLimit(LIMITS.depth), aliasLimit(LIMITS.aliases)]
 
 /**
  * What every operation goes through after validation, on HTTP and WebSocket alike: its variables
- * are coerced (a bad one is `BAD_USER_INPUT` naming it) and its cost is held to the limit.
- * Throws a GraphQL error carrying its HTTP status; returns the cost.
+ * are coerced (a bad one is `BAD_USER_INPUT` naming it), every argument is checked (input
+ * hygiene), and its cost is held to the limit. Throws a GraphQL error carrying its HTTP status;
+ * returns the cost. Nothing has run yet, so a refused operation changes nothing.
  */
 export function checkOperation(schema: GraphQLSchema, document: DocumentNode, rawVariables: Record<string, unknown> | null | undefined, operationName?: string | null): number {
   const operation = getOperationAST(document, operationName);
   if (!operation) return 0; // execution reports the missing or ambiguous operation
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {}, { maxErrors: 1 });
-  if (coerced.errors) {
-    const e = coerced.errors[0];
-    throw new GraphQLError(e.message, { nodes: e.nodes, extensions: { code: 'BAD_USER_INPUT', field: fieldOf(e.message), http: { status: 400 } } });
+  if (coerced.errors) throw badInputError(fieldOf(coerced.errors[0].message), coerced.errors[0].message);
+  try {
+    checkArguments(schema, document, operation, coerced.coerced);
+  } catch (e) {
+    // an argument graphql-js itself cannot coerce (e.g. a required variable given null)
+    if (e instanceof GraphQLError && e.extensions.code === undefined) throw badInputError(fieldOf(e.message), e.message);
+    throw e;
   }
   return checkComplexity(schema, document, operation, coerced.coerced);
 }

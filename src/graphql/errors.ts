@@ -2,6 +2,7 @@ import { type ASTNode, GraphQLError, type GraphQLFormattedError } from 'graphql'
 import { AppError, httpStatusOf } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { currentRequestScope } from '../core/request-scope';
+import { isDatabaseUnavailable } from '../db/unavailable';
 
 /** A broken query limit: `GRAPHQL_VALIDATION_FAILED`, HTTP 400 (the same as the standard rules). */
 export const limitError = (message: string, node?: ASTNode) =>
@@ -12,6 +13,11 @@ export function responseStatus(errors: readonly GraphQLFormattedError[] | undefi
   const statuses = (errors ?? []).map((e) => httpStatusOf(e.extensions?.code)).filter((s): s is number => s !== undefined);
   return statuses.length ? Math.max(...statuses) : undefined;
 }
+
+const UNAVAILABLE = 'the database is unavailable right now; retry with backoff (writes with the same idempotencyKey)';
+
+/** The database cannot be reached: `SERVICE_UNAVAILABLE`, HTTP 503, safe to retry. */
+export const unavailableError = () => new GraphQLError(UNAVAILABLE, { extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503 } } });
 
 /** Bad input found before execution: `BAD_USER_INPUT` naming the input path, HTTP 400. */
 export const badInputError = (field: string | undefined, message: string) =>
@@ -32,6 +38,7 @@ const PASS_THROUGH = new Set([
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
 ]);
 
 // `Variable "$input" got invalid value 7 at "input.rating"; ...` -> input.rating
@@ -92,6 +99,11 @@ export function formatGraphQLError(error: unknown, opts: ErrorFormatting, reques
     const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
     const field = fieldOf(gql.message);
     return { ...base, message, extensions: { code: field ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED', ...(field ? { field } : {}), requestId } };
+  }
+
+  if (isDatabaseUnavailable(original)) {
+    opts.log.warn({ err: original, path: gql?.path }, 'database unavailable');
+    return { ...base, message: UNAVAILABLE, extensions: { code: 'SERVICE_UNAVAILABLE', requestId } };
   }
 
   opts.log.error({ err: original, path: gql?.path }, 'unexpected error');

@@ -79,7 +79,9 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         try {
           stateOf(ctx).viewer = await viewerFor(services, ctx.connectionParams?.authorization);
           return true;
-        } catch {
+        } catch (e) {
+          // the key could not be checked: 1013 Try Again Later, not 4403
+          if (e instanceof GraphQLError && e.extensions.code === 'SERVICE_UNAVAILABLE') ctx.extra.socket.close(1013, 'database unavailable');
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },

@@ -26,6 +26,11 @@ export function jsonSize(value: unknown): number {
   return n;
 }
 
+/**
+ * One budget per execution: per context object and root value. Every transport makes a context per
+ * operation, and a subscription event executes with the event as its root value (and, when its
+ * stream is shared, on a copy of the context), so each response starts from zero.
+ */
 interface Budget {
   /** the root value of the execution the count belongs to (each subscription event is one) */
   root: unknown;

@@ -27,6 +27,7 @@ async function stillServes() {
 describe('query limits over HTTP', () => {
   it('refuses a depth-20 query', async () => {
     const r = await gql(s.url, deepQuery(20), {}, token);
+    expect(r.status).toBe(400);
     expect(r.errors?.some((e) => /depth 20 exceeds the limit of 12/.test(e.message) && e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED')).toBe(true);
     expect(r.data ?? null).toBeNull();
     await stillServes();
@@ -34,6 +35,7 @@ describe('query limits over HTTP', () => {
 
   it('refuses a 100-alias query and accepts 30', async () => {
     const r = await gql(s.url, aliasQuery(100), {}, token);
+    expect(r.status).toBe(400);
     expect(r.errors?.map((e) => e.message)).toContain('the document uses more than 30 aliases');
     const ok = await gql(s.url, aliasQuery(30), {}, token);
     expect(ok.errors).toBeUndefined();

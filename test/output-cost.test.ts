@@ -99,6 +99,9 @@ describe('responses larger than MAX_RESPONSE_BYTES', () => {
     const other = await gql(s.url, ALIASES, { id: large }, b.token);
     expect(other.errors).toBeUndefined();
     expect(other.data).toEqual({ episode: null });
+    const c = wsClient(s.wsUrl, b.token);
+    expect(await wsOnce(c, ALIASES, { id: large })).toEqual({ data: { episode: null } });
+    await c.dispose();
   });
 });
 

@@ -24,6 +24,8 @@ export interface Config {
   decayLambda: number;
   /** memory for recall's in-process fact vectors, in MiB (0: PostgreSQL ranks every recall alone) */
   recallIndexMaxMb: number;
+  /** bytes of string and JSON values one response may carry before it is refused */
+  maxResponseBytes: number;
 }
 
 export class ConfigError extends Error {
@@ -118,5 +120,6 @@ export function loadConfig(env: Env = process.env): Config {
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
     recallIndexMaxMb: int(env, 'RECALL_INDEX_MAX_MB', 1024, 0, 1_048_576),
+    maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
   };
 }

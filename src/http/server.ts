@@ -11,9 +11,11 @@ import { migrationsApplied } from '../db/orm';
 import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
-import { formatGraphQLError } from '../graphql/errors';
-import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
+import { formatGraphQLError, responseStatus } from '../graphql/errors';
+import { collapseTooLarge } from '../graphql/response-size';
+import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
+import { documentLimits } from './document-limits';
 import { Metrics } from './metrics';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
@@ -31,7 +33,7 @@ function errorBody(status: number, code: string, message: string) {
   return { status, body: { errors: [{ message, extensions: { code, requestId: currentRequestScope()?.requestId } }] } };
 }
 
-/** Apollo plugin: complexity limit and per-operation metrics. */
+/** Apollo plugin: the document and operation limits, and per-operation metrics. */
 function operationPlugin(metrics: Metrics): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
@@ -42,13 +44,13 @@ function operationPlugin(metrics: Metrics): ApolloServerPlugin<Context> {
           operation = operationName ?? 'anonymous';
           const scope = currentRequestScope();
           if (scope) scope.operationName = operation;
-          try {
-            checkComplexity(schema, document, request.variables, operationName);
-          } catch (e) {
-            if ((e as { extensions?: { code?: string } }).extensions?.code === 'GRAPHQL_VALIDATION_FAILED') throw e;
-          }
+          checkOperation(schema, document, request.variables, operationName);
         },
         async willSendResponse({ response }) {
+          if (response.body.kind === 'single') {
+            response.body.singleResult = collapseTooLarge(response.body.singleResult);
+            response.http.status ??= responseStatus(response.body.singleResult.errors);
+          }
           const ok = response.body.kind === 'single' && !response.body.singleResult.errors?.length;
           metrics.observe(operation, 'http', (performance.now() - started) / 1000, ok);
         },
@@ -71,6 +73,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     for await (const { apiKeyId } of revocations) ws.closeForKeys(new Set([apiKeyId]));
   })();
 
+  const formatError = (error: unknown) => formatGraphQLError(error, { production: config.production, log });
   const apollo = new ApolloServer<Context>({
     schema,
     introspection: !config.production,
@@ -79,7 +82,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     csrfPrevention: true,
     stopOnTerminationSignals: false, // main.ts owns signal handling (drain, then exit 0)
     validationRules: limitRules,
-    formatError: (_formatted, error) => formatGraphQLError(error, { production: config.production, log }),
+    formatError: (_formatted, error) => formatError(error),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
       operationPlugin(metrics),
@@ -133,6 +136,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
   app.use(
     '/graphql',
     express.json({ limit: LIMITS.bodyBytes }),
+    documentLimits(formatError),
     expressMiddleware(apollo, {
       context: async ({ req }) => {
         const viewer = await viewerFor(services, req.headers.authorization);

@@ -9,7 +9,8 @@ import { newRequestId } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
-import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
+import { collapseTooLarge } from '../graphql/response-size';
+import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
 import type { Metrics } from './metrics';
@@ -78,7 +79,9 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         try {
           stateOf(ctx).viewer = await viewerFor(services, ctx.connectionParams?.authorization);
           return true;
-        } catch {
+        } catch (e) {
+          // the key could not be checked: 1013 Try Again Later, not 4403
+          if (e instanceof GraphQLError && e.extensions.code === 'SERVICE_UNAVAILABLE') ctx.extra.socket.close(1013, 'database unavailable');
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
@@ -91,17 +94,19 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
         let document: DocumentNode;
         try {
+          checkSource(payload.query);
           document = parse(payload.query);
         } catch (e) {
-          return refuse(e instanceof Error ? e.message : 'syntax error', 'GRAPHQL_PARSE_FAILED');
+          if (e instanceof GraphQLError && e.extensions.code) return [e];
+          return refuse(e instanceof GraphQLError ? e.message : 'the document cannot be parsed', 'GRAPHQL_PARSE_FAILED');
         }
         const errors = validate(schema, document, rules);
         if (errors.length > 0) return errors;
         try {
-          checkComplexity(schema, document, payload.variables ?? undefined, payload.operationName);
+          checkOperation(schema, document, payload.variables, payload.operationName);
         } catch (e) {
-          if (e instanceof GraphQLError && e.extensions.code === 'GRAPHQL_VALIDATION_FAILED') return [e];
-          // anything else (e.g. bad variables) is reported by execution itself
+          if (e instanceof GraphQLError) return [e];
+          throw e;
         }
         const requestId = newRequestId();
         state.operations.add(id);
@@ -130,7 +135,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!('errors' in result) || !result.errors?.length) return result;
         const requestId = (args.contextValue as Context).requestId;
-        return { ...result, errors: format(result.errors, requestId) };
+        return collapseTooLarge({ ...result, errors: format(result.errors, requestId) });
       },
       onError: (_ctx, _id, _payload, errors) => format(errors, newRequestId()),
       onComplete: (ctx, id) => {

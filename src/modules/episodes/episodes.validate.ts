@@ -5,6 +5,8 @@ import { embedding, jsonBytes, jsonObject, numberIn, text } from '../../core/val
 import type { OutputInput, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 
 export const SEGMENT_ROLES = ['user', 'assistant', 'system', 'tool', 'event'];
+/** Execution ids one episode may carry. */
+export const MAX_EXECUTION_IDS = 100;
 
 export interface SegmentRow {
   role: string;
@@ -72,7 +74,7 @@ export function checkRecordEpisode(input: RecordEpisodeInput): CheckedEpisode {
   text('input.intent', input.intent, 200);
   text('input.topic', input.topic, 200);
   text('input.blueprint', input.blueprint, 2_000);
-  list('input.executionIds', input.executionIds, 100).forEach((e, i) => text(`input.executionIds.${i}`, e, 200, { required: true }));
+  list('input.executionIds', input.executionIds, MAX_EXECUTION_IDS).forEach((e, i) => text(`input.executionIds.${i}`, e, 200, { required: true }));
   jsonObject('input.generationConfig', input.generationConfig);
   jsonObject('input.metadata', input.metadata);
   embedding('input.embedding', input.embedding);

@@ -1,0 +1,74 @@
+import type { ServerResponse } from 'node:http';
+import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
+import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
+import type { Context } from '../graphql/context.type';
+import { checkComplexity } from '../graphql/limits';
+import { Budgets, OverBudget, type Spender } from './budgets';
+
+/** RATE_LIMITED with `retryAfterMs`, answered over HTTP as 429 with `Retry-After` (whole seconds). */
+export function rateLimitedError(e: OverBudget): GraphQLError {
+  const headers = new HeaderMap([['retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000)))]]);
+  return new GraphQLError(e.message, { extensions: { code: 'RATE_LIMITED', retryAfterMs: e.retryAfterMs, http: { status: 429, headers } } });
+}
+
+async function guarded<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (e) {
+    throw e instanceof OverBudget ? rateLimitedError(e) : e;
+  }
+}
+
+/** The cost of an operation, or null when the complexity limit refuses it (that refusal is reported elsewhere). */
+function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | null {
+  try {
+    return checkComplexity(schema, document, variables, operationName);
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Admits an HTTP request of an authenticated caller before its document is even parsed: one
+ * request against the rates, then a running slot, given back when the response is done.
+ */
+export function admitHttpRequest(budgets: Budgets, spender: Spender, res: ServerResponse): Promise<void> {
+  return guarded(async () => {
+    await budgets.request(spender);
+    const release = await budgets.slot(spender);
+    if (res.closed) release();
+    else res.once('close', release);
+  });
+}
+
+/** Apollo plugin: charges each operation's cost, once it is known, to the caller's budgets. */
+export function budgetPlugin(budgets: Budgets): ApolloServerPlugin<Context> {
+  return {
+    async requestDidStart() {
+      return {
+        async didResolveOperation({ request, document, schema, operationName, contextValue }) {
+          const cost = costOf(schema, document, request.variables, operationName);
+          if (cost !== null) await guarded(() => budgets.charge(contextValue.viewer, cost));
+        },
+      };
+    },
+  };
+}
+
+/**
+ * Admits one WebSocket operation: a request and its cost against the rates, and for queries and
+ * mutations a running slot (subscriptions are capped by count instead). Resolves with the function
+ * that frees the slot; throws RATE_LIMITED.
+ */
+export function admitWsOperation(
+  budgets: Budgets,
+  spender: Spender,
+  op: { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown> | null; operationName?: string | null; subscription: boolean },
+): Promise<() => void> {
+  return guarded(async () => {
+    await budgets.request(spender);
+    const cost = costOf(op.schema, op.document, op.variables ?? undefined, op.operationName);
+    if (cost !== null) await budgets.charge(spender, cost);
+    return op.subscription ? () => {} : budgets.slot(spender);
+  });
+}

@@ -1,0 +1,188 @@
+import { parse, type GraphQLFormattedError } from 'graphql';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildAppSchema } from '../src/graphql/build-schema';
+import { checkComplexity } from '../src/graphql/limits';
+import { gqlOk, wsClient, wsOnce } from './helpers/client';
+import { startTestServer, type TestServer } from './helpers/server';
+
+// Budgets made small, over a 30 s window so that a test's burst always falls in one window:
+// a VIEWER key may send 30 requests per window, an AGENT key spend 600 points, an OPERATOR key
+// run one request at a time (no line), an organization send 60 requests.
+const ENV = {
+  BUDGET_WINDOW_SECONDS: '30',
+  BUDGET_ADMIN: '1000,1000000,100',
+  BUDGET_VIEWER: '1,1000000,100',
+  BUDGET_AGENT: '1000,20,100',
+  BUDGET_OPERATOR: '1000,1000000,1',
+  BUDGET_ORG: '2,1000000,100',
+  BUDGET_QUEUE: '0',
+};
+const WINDOW_MS = 30_000;
+
+let s: TestServer;
+beforeAll(async () => {
+  s = await startTestServer({ env: ENV });
+});
+afterAll(() => s?.close());
+
+interface Answer {
+  status: number;
+  retryAfter: string | null;
+  data?: Record<string, unknown> | null;
+  errors?: GraphQLFormattedError[];
+}
+async function post(url: string, token: string, query: string, variables: Record<string, unknown> = {}): Promise<Answer> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+  return { status: res.status, retryAfter: res.headers.get('retry-after'), ...((await res.json()) as object) };
+}
+const VIEWER = '{ viewer { orgId } }';
+const burst = (n: number, url: string, token: string, query = VIEWER) => Promise.all(Array.from({ length: n }, () => post(url, token, query)));
+const served = (xs: Answer[]) => xs.filter((x) => x.status === 200 && !x.errors);
+const refused = (xs: Answer[]) => xs.filter((x) => x.status === 429);
+
+/** Every refusal is a 429 with RATE_LIMITED, retryAfterMs within the window and the matching Retry-After. */
+function expectRateLimited(xs: Answer[], whose: RegExp) {
+  for (const x of xs) {
+    expect(x.data ?? null).toBeNull();
+    expect(x.errors).toHaveLength(1);
+    const ext = x.errors![0].extensions!;
+    expect(ext.code).toBe('RATE_LIMITED');
+    expect(x.errors![0].message).toMatch(whose);
+    expect(ext.retryAfterMs).toBeGreaterThan(0);
+    expect(ext.retryAfterMs).toBeLessThanOrEqual(WINDOW_MS);
+    expect(x.retryAfter).toBe(String(Math.ceil((ext.retryAfterMs as number) / 1000)));
+    expect(ext.requestId).toEqual(expect.any(String));
+  }
+}
+
+describe('budgets over HTTP', () => {
+  it('answers a key past its request budget with 429 RATE_LIMITED; its organization-mates and other organizations are served', async () => {
+    const a = await s.createOrg('rate-A');
+    const b = await s.createOrg('rate-B');
+    const flood = await s.createKey(a.orgId, 'VIEWER', 'flood');
+    const mate = await s.createKey(a.orgId, 'VIEWER', 'mate');
+    const answers = await burst(40, s.url, flood.token);
+    expect(served(answers)).toHaveLength(30);
+    expect(refused(answers)).toHaveLength(10);
+    expectRateLimited(refused(answers), /this API key's budget of requests/);
+    // the refused requests did not draw on the organization's budget (60): the mate has 30 left
+    expect(served(await burst(5, s.url, mate.token))).toHaveLength(5);
+    expect(served(await burst(20, s.url, b.token))).toHaveLength(20);
+  });
+
+  it('refuses a write over budget and writes nothing', async () => {
+    const a = await s.createOrg('rate-write');
+    const before = await gqlOk(s.url, '{ episodes(first: 100) { edges { node { id } } } }', {}, a.token);
+    const agent = await s.createKey(a.orgId, 'AGENT', 'writer');
+    // the AGENT key has 600 points: spend them, then write
+    const spent = await burst(10, s.url, agent.token, '{ episodes(first: 50) { edges { node { id } } } }');
+    expect(refused(spent).length).toBeGreaterThan(0);
+    const write = await post(s.url, agent.token, 'mutation { recordEpisode(input: { agentId: "over" }) { id } }');
+    expect(write.status).toBe(429);
+    expect(write.errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+    expect(await gqlOk(s.url, '{ episodes(first: 100) { edges { node { id } } } }', {}, a.token)).toEqual(before);
+  });
+
+  it('charges each operation its cost: an AGENT key spends 600 points per window', async () => {
+    const a = await s.createOrg('points');
+    const agent = await s.createKey(a.orgId, 'AGENT', 'costly');
+    const query = '{ episodes(first: 50) { edges { node { id } } } }';
+    const cost = checkComplexity(buildAppSchema(), parse(query), {});
+    const fits = Math.floor(600 / cost);
+    expect(fits).toBeGreaterThan(1);
+    const answers: Answer[] = [];
+    for (let i = 0; i < fits + 2; i++) answers.push(await post(s.url, agent.token, query));
+    expect(answers.slice(0, fits).map((x) => x.status)).toEqual(Array(fits).fill(200));
+    expect(answers.slice(fits).map((x) => x.status)).toEqual([429, 429]);
+    expectRateLimited(answers.slice(fits), /budget of points/);
+    // a cheaper operation still fits in what is left (600 - fits x cost)
+    if (600 - fits * cost >= 2) expect((await post(s.url, agent.token, VIEWER)).status).toBe(200);
+  });
+
+  it('holds an organization to its budget over all its keys', async () => {
+    const a = await s.createOrg('org-A');
+    const b = await s.createOrg('org-B');
+    const second = await s.createKey(a.orgId, 'ADMIN', 'second');
+    const answers = (await Promise.all([burst(40, s.url, a.token), burst(40, s.url, second.token)])).flat();
+    expect(served(answers)).toHaveLength(60);
+    expectRateLimited(refused(answers), /this organization's budget of requests/);
+    expect(refused(answers)).toHaveLength(20);
+    expect(served(await burst(20, s.url, b.token))).toHaveLength(20);
+  });
+
+  it('runs at most its concurrency at once: with one slot and no line, a burst is partly refused, and later requests are served', async () => {
+    const a = await s.createOrg('slots');
+    const op = await s.createKey(a.orgId, 'OPERATOR', 'one-at-a-time');
+    // a query that waits on the database while it holds its slot
+    const answers = await burst(20, s.url, op.token, '{ episodes(first: 5) { edges { node { id } } } }');
+    expect(served(answers).length).toBeGreaterThan(0);
+    expect(refused(answers).length).toBeGreaterThan(0);
+    expectRateLimited(refused(answers), /too many requests of this API key's are running or waiting/);
+    // slots are given back: one at a time, every request is served
+    for (let i = 0; i < 3; i++) expect((await post(s.url, op.token, VIEWER)).status).toBe(200);
+    expect(s.app.server.budgets.usage('key', op.id)).toEqual({ active: 0, waiting: 0 });
+  });
+});
+
+describe('budgets over WebSocket', () => {
+  it('refuses an operation over budget with RATE_LIMITED and keeps the socket; HTTP and WebSocket draw on one budget', async () => {
+    const a = await s.createOrg('ws-A');
+    const b = await s.createOrg('ws-B');
+    const key = await s.createKey(a.orgId, 'VIEWER', 'ws');
+    expect(served(await burst(20, s.url, key.token))).toHaveLength(20);
+    const c = wsClient(s.wsUrl, key.token);
+    const results = await Promise.all(Array.from({ length: 15 }, () => wsOnce(c, VIEWER)));
+    expect(results.filter((r) => r.data && !r.errors)).toHaveLength(10);
+    const over = results.filter((r) => r.errors);
+    expect(over).toHaveLength(5);
+    for (const r of over) {
+      expect(r.errors![0].extensions).toMatchObject({ code: 'RATE_LIMITED', requestId: expect.any(String) });
+      expect(r.errors![0].extensions!.retryAfterMs).toBeGreaterThan(0);
+      expect(r.errors![0].extensions!.retryAfterMs).toBeLessThanOrEqual(WINDOW_MS);
+    }
+    // the socket is still open and still answers (with the same refusal) ...
+    expect((await wsOnce(c, VIEWER)).errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+    // ... while another organization's socket is served
+    const other = wsClient(s.wsUrl, b.token);
+    expect((await wsOnce(other, VIEWER)).data).toEqual({ viewer: { orgId: b.orgId } });
+    await Promise.all([c.dispose(), other.dispose()]);
+  });
+
+  it('holds WebSocket queries to the key concurrency too, and frees the slots when they end', async () => {
+    const a = await s.createOrg('ws-slots');
+    const op = await s.createKey(a.orgId, 'OPERATOR', 'ws-one');
+    const c = wsClient(s.wsUrl, op.token);
+    const results = await Promise.all(Array.from({ length: 20 }, () => wsOnce(c, VIEWER)));
+    expect(results.filter((r) => r.data && !r.errors).length).toBeGreaterThan(0);
+    const over = results.filter((r) => r.errors);
+    expect(over.length).toBeGreaterThan(0);
+    for (const r of over) expect(r.errors![0].extensions?.code).toBe('RATE_LIMITED');
+    for (let i = 0; i < 3; i++) expect((await wsOnce(c, VIEWER)).data).toEqual({ viewer: { orgId: a.orgId } });
+    expect(s.app.server.budgets.usage('key', op.id)).toEqual({ active: 0, waiting: 0 });
+    await c.dispose();
+  });
+});
+
+describe.skipIf(!process.env.REDIS_URL)('budgets across instances (Redis)', () => {
+  it('counts a key on every instance against one budget', async () => {
+    const env = { ...ENV, REDIS_URL: process.env.REDIS_URL! };
+    const one = await startTestServer({ env });
+    const two = await startTestServer({ env, dbUrl: one.dbUrl });
+    try {
+      const a = await one.createOrg('redis-budget');
+      const key = await one.createKey(a.orgId, 'VIEWER', 'both');
+      const answers = (await Promise.all([burst(20, one.url, key.token), burst(20, two.url, key.token)])).flat();
+      expect(served(answers)).toHaveLength(30);
+      expect(refused(answers)).toHaveLength(10);
+      expectRateLimited(refused(answers), /this API key's budget of requests/);
+      // and an organization over all its keys and instances
+      const mate = await one.createKey(a.orgId, 'ADMIN', 'mate');
+      const more = (await Promise.all([burst(20, one.url, mate.token), burst(20, two.url, mate.token)])).flat();
+      expect(served(more)).toHaveLength(30);
+      expectRateLimited(refused(more), /this organization's budget of requests/);
+    } finally {
+      await two.close();
+      await one.close();
+    }
+  });
+});

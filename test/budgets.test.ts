@@ -186,3 +186,19 @@ describe.skipIf(!process.env.REDIS_URL)('budgets across instances (Redis)', () =
     }
   });
 });
+
+describe('budget settings', () => {
+  it('reads BUDGET_<ROLE> and BUDGET_ORG as requests/s,points/s,concurrent and refuses anything else naming the variable', async () => {
+    const { loadConfig, DEFAULT_BUDGETS } = await import('../src/config');
+    const c = loadConfig({ BUDGET_AGENT: '7, 800,3', BUDGET_ORG: '9,900,4', BUDGET_QUEUE: '5', BUDGET_WINDOW_SECONDS: '2' });
+    expect(c.budgets).toEqual({
+      roles: { ...DEFAULT_BUDGETS.roles, AGENT: { requestsPerSecond: 7, pointsPerSecond: 800, concurrent: 3 } },
+      org: { requestsPerSecond: 9, pointsPerSecond: 900, concurrent: 4 },
+      queue: 5,
+      windowSeconds: 2,
+    });
+    for (const [name, value] of [['BUDGET_VIEWER', '1,2'], ['BUDGET_ADMIN', '0,10,1'], ['BUDGET_ORG', '1,x,1'], ['BUDGET_WINDOW_SECONDS', '0'], ['METRICS_TOKEN', 'short']]) {
+      expect(() => loadConfig({ [name]: value }), name).toThrow(`invalid ${name}`);
+    }
+  });
+});

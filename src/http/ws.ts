@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { type DocumentNode, execute, type ExecutionArgs, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, subscribe, validate } from 'graphql';
+import { type DocumentNode, execute, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, subscribe, validate } from 'graphql';
 import { CloseCode, type Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Gauge } from 'prom-client';
@@ -172,7 +172,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
       },
       onOperation: (_ctx, _id, _payload, args, result) => {
-        const name = args.operationName ?? 'anonymous';
+        const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
         const started = performance.now();
         // queries and mutations resolve here; subscriptions return an iterator and are counted once
         Promise.resolve(result).then(

@@ -1,5 +1,6 @@
 import { parse, type GraphQLFormattedError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_BUDGETS, loadConfig } from '../src/config';
 import { buildAppSchema } from '../src/graphql/build-schema';
 import { checkComplexity } from '../src/graphql/limits';
 import { gqlOk, wsClient, wsOnce } from './helpers/client';
@@ -188,8 +189,7 @@ describe.skipIf(!process.env.REDIS_URL)('budgets across instances (Redis)', () =
 });
 
 describe('budget settings', () => {
-  it('reads BUDGET_<ROLE> and BUDGET_ORG as requests/s,points/s,concurrent and refuses anything else naming the variable', async () => {
-    const { loadConfig, DEFAULT_BUDGETS } = await import('../src/config');
+  it('reads BUDGET_<ROLE> and BUDGET_ORG as requests/s,points/s,concurrent and refuses anything else naming the variable', () => {
     const c = loadConfig({ BUDGET_AGENT: '7, 800,3', BUDGET_ORG: '9,900,4', BUDGET_QUEUE: '5', BUDGET_WINDOW_SECONDS: '2' });
     expect(c.budgets).toEqual({
       roles: { ...DEFAULT_BUDGETS.roles, AGENT: { requestsPerSecond: 7, pointsPerSecond: 800, concurrent: 3 } },

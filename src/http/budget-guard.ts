@@ -1,8 +1,9 @@
-import type { ServerResponse } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
 import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Context } from '../graphql/context.type';
 import { checkComplexity } from '../graphql/limits';
+import type { BudgetDoor } from './budget-door';
 import { Budgets, OverBudget, type Spender } from './budgets';
 
 /** RATE_LIMITED with `retryAfterMs`, answered over HTTP as 429 with `Retry-After` (whole seconds). */
@@ -11,11 +12,14 @@ export function rateLimitedError(e: OverBudget): GraphQLError {
   return new GraphQLError(e.message, { extensions: { code: 'RATE_LIMITED', retryAfterMs: e.retryAfterMs, http: { status: 429, headers } } });
 }
 
-async function guarded<T>(run: () => Promise<T>): Promise<T> {
+/** Runs `run`, turning a refusal into RATE_LIMITED after telling `refused` (the door, over HTTP). */
+async function guarded<T>(run: () => Promise<T>, refused: (e: OverBudget) => void = () => {}): Promise<T> {
   try {
     return await run();
   } catch (e) {
-    throw e instanceof OverBudget ? rateLimitedError(e) : e;
+    if (!(e instanceof OverBudget)) throw e;
+    refused(e);
+    throw rateLimitedError(e);
   }
 }
 
@@ -30,25 +34,29 @@ function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record
 
 /**
  * Admits an HTTP request of an authenticated caller before its document is even parsed: one
- * request against the rates, then a running slot, given back when the response is done.
+ * request against the rates, then a running slot, given back when the response is done. A
+ * refused token is kept out at the door until its budget has room.
  */
-export function admitHttpRequest(budgets: Budgets, spender: Spender, res: ServerResponse): Promise<void> {
-  return guarded(async () => {
-    await budgets.request(spender);
-    const release = await budgets.slot(spender);
-    if (res.closed) release();
-    else res.once('close', release);
-  });
+export function admitHttpRequest(budgets: Budgets, door: BudgetDoor, spender: Spender, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  return guarded(
+    async () => {
+      await budgets.request(spender);
+      const release = await budgets.slot(spender);
+      if (res.closed) release();
+      else res.once('close', release);
+    },
+    (e) => door.close(req.headers.authorization, e),
+  );
 }
 
 /** Apollo plugin: charges each operation's cost, once it is known, to the caller's budgets. */
-export function budgetPlugin(budgets: Budgets): ApolloServerPlugin<Context> {
+export function budgetPlugin(budgets: Budgets, door: BudgetDoor): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       return {
         async didResolveOperation({ request, document, schema, operationName, contextValue }) {
           const cost = costOf(schema, document, request.variables, operationName);
-          if (cost !== null) await guarded(() => budgets.charge(contextValue.viewer, cost));
+          if (cost !== null) await guarded(() => budgets.charge(contextValue.viewer, cost), (e) => door.close(request.http?.headers.get('authorization'), e));
         },
       };
     },

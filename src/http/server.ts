@@ -14,8 +14,9 @@ import { makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
 import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
+import { BudgetDoor } from './budget-door';
 import { admitHttpRequest, budgetPlugin } from './budget-guard';
-import { Budgets, budgetStore } from './budgets';
+import { Budgets, budgetStore, type OverBudget } from './budgets';
 import { Metrics } from './metrics';
 import { mountMetrics } from './metrics-endpoint';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
@@ -71,7 +72,9 @@ export async function startHttpServer(services: Services, port: number, host?: s
   app.disable('x-powered-by');
   const httpServer = createServer(app);
   const metrics = new Metrics(orm);
-  const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), (e) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind }));
+  const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
+  const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
+  const door = new BudgetDoor(refused);
   const ws = attachWebSocketServer(httpServer, schema, services, metrics, budgets);
   const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');
   void (async () => {
@@ -90,7 +93,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
       operationPlugin(metrics),
-      budgetPlugin(budgets),
+      budgetPlugin(budgets, door),
       // no HTTP cache hints are served; the cache-control plugin would wrap every field resolver
       // of the schema (HTTP and WebSocket) with a per-field hook
       ApolloServerPluginCacheControlDisabled(),
@@ -137,11 +140,12 @@ export async function startHttpServer(services: Services, port: number, host?: s
 
   app.use(
     '/graphql',
+    door.middleware,
     express.json({ limit: LIMITS.bodyBytes }),
     expressMiddleware(apollo, {
       context: async ({ req, res }) => {
         const viewer = await viewerFor(services, req.headers.authorization);
-        await admitHttpRequest(budgets, viewer, res);
+        await admitHttpRequest(budgets, door, viewer, req, res);
         return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
       },
     }),

@@ -3,7 +3,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUDGETS, loadConfig } from '../src/config';
 import { buildAppSchema } from '../src/graphql/build-schema';
 import { checkComplexity } from '../src/graphql/limits';
-import { gqlOk, wsClient, wsOnce } from './helpers/client';
+import {
+  AppendSegmentsDocument,
+  CanvasInsightsDocument,
+  EpisodesDocument,
+  EpisodesWithFeedbackDocument,
+  FeedbackAddedDocument,
+  FeedbackPageDocument,
+  MemorySummaryDocument,
+  RecordEpisodeDocument,
+  SubmitFeedbackDocument,
+  ViewerDocument,
+} from './generated/graphql';
+import { gqlOk, wsClient, wsOnce, wsSubscribe } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
 // Budgets made small, over a 30 s window so that a test's burst always falls in one window:
@@ -66,6 +78,11 @@ describe('budgets over HTTP', () => {
     expect(served(answers)).toHaveLength(30);
     expect(refused(answers)).toHaveLength(10);
     expectRateLimited(refused(answers), /this API key's budget of requests/);
+    // refused again at the door: the key is not even looked up
+    s.sql.reset();
+    const again = await post(s.url, flood.token, VIEWER);
+    expectRateLimited([again], /this API key's budget of requests/);
+    expect(s.sql.count).toBe(0);
     // the refused requests did not draw on the organization's budget (60): the mate has 30 left
     expect(served(await burst(5, s.url, mate.token))).toHaveLength(5);
     expect(served(await burst(20, s.url, b.token))).toHaveLength(20);
@@ -199,6 +216,45 @@ describe('budget settings', () => {
     });
     for (const [name, value] of [['BUDGET_VIEWER', '1,2'], ['BUDGET_ADMIN', '0,10,1'], ['BUDGET_ORG', '1,x,1'], ['BUDGET_WINDOW_SECONDS', '0'], ['METRICS_TOKEN', 'short']]) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(`invalid ${name}`);
+    }
+  });
+});
+
+describe('normal traffic under the default budgets', () => {
+  it('serves an agent writing, a burst of writes, a dashboard refreshing its panels and a live feed, refusing nothing', async () => {
+    const d = await startTestServer({ defaultBudgets: true });
+    try {
+      const org = await d.createOrg('normal');
+      const agent = await d.createKey(org.orgId, 'AGENT', 'runtime');
+      const viewer = await d.createKey(org.orgId, 'VIEWER', 'dashboard');
+      const c = wsClient(d.wsUrl, viewer.token);
+      const feed = wsSubscribe(c, FeedbackAddedDocument, {});
+      // an agent runtime: episodes, more turns and a rating, one after another
+      for (let i = 0; i < 15; i++) {
+        const ep = (await gqlOk(d.url, RecordEpisodeDocument, { input: { agentId: 'agent-1' } }, agent.token)).recordEpisode;
+        await gqlOk(d.url, AppendSegmentsDocument, { episodeId: ep.id, segments: [{ role: 'assistant', content: `turn ${i}` }] }, agent.token);
+        await gqlOk(d.url, SubmitFeedbackDocument, { input: { episodeId: ep.id, feedbackType: 'RATING', rating: 1 + (i % 5) } }, agent.token);
+      }
+      // a burst of 30 writes at once waits for the key's running slots instead of failing
+      await Promise.all(Array.from({ length: 30 }, (_, i) => gqlOk(d.url, RecordEpisodeDocument, { input: { agentId: `burst-${i}` } }, agent.token)));
+      // a dashboard: six panels at once, refreshed five times
+      const panels = [
+        () => gqlOk(d.url, ViewerDocument, {}, viewer.token),
+        () => gqlOk(d.url, EpisodesDocument, { first: 20 }, viewer.token),
+        () => gqlOk(d.url, EpisodesWithFeedbackDocument, { first: 10 }, viewer.token),
+        () => gqlOk(d.url, FeedbackPageDocument, { first: 20 }, viewer.token),
+        () => gqlOk(d.url, CanvasInsightsDocument, { agentId: 'agent-1' }, viewer.token),
+        () => gqlOk(d.url, MemorySummaryDocument, {}, viewer.token),
+      ];
+      for (let r = 0; r < 5; r++) await Promise.all(panels.map((p) => p()));
+      await feed.waitFor(15);
+      expect(feed.errors).toEqual([]);
+      expect(feed.events).toHaveLength(15);
+      const text = await (await fetch(d.url.replace('/graphql', '/metrics'))).text();
+      expect(text).not.toMatch(/^budget_refusals_total\{/m);
+      await c.dispose();
+    } finally {
+      await d.close();
     }
   });
 });

@@ -1,4 +1,5 @@
 import { type DocumentNode, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
+import { WebSocket } from 'ws';
 import { admitWsOperation } from './budget-guard';
 import type { Budgets, Spender } from './budgets';
 
@@ -21,9 +22,16 @@ export class KeyCaps {
 
   constructor(private readonly limits: { socketsPerKey: number; operationsPerKey: number }) {}
 
-  /** Counts a socket of the key; false, counting nothing, when the key has as many as it may. */
-  openSocket(key: string): boolean {
-    if ((this.sockets.get(key) ?? 0) >= this.limits.socketsPerKey) return false;
+  /**
+   * Counts an authenticated socket of the key. False, counting nothing, when it closed meanwhile,
+   * or when the key has as many open as it may: that socket is closed with CLOSE_TOO_MANY_SOCKETS.
+   */
+  admitSocket(socket: WebSocket, key: string): boolean {
+    if (socket.readyState !== WebSocket.OPEN) return false;
+    if ((this.sockets.get(key) ?? 0) >= this.limits.socketsPerKey) {
+      socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets are open for this API key');
+      return false;
+    }
     bump(this.sockets, key, 1);
     return true;
   }

@@ -14,7 +14,7 @@ import type { Services } from '../graphql/services';
 import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
 import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
-import { admitOperation, CLOSE_TOO_MANY_SOCKETS, KeyCaps } from './ws-caps';
+import { admitOperation, KeyCaps } from './ws-caps';
 import { rootFieldNames, SubscriptionHub } from './subscription-hub';
 
 /**
@@ -81,20 +81,14 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       schema,
       connectionInitWaitTimeout: 3_000,
       onConnect: async (ctx) => {
-        let viewer: Viewer;
         try {
-          viewer = await viewerFor(services, ctx.connectionParams?.authorization);
+          const viewer = await viewerFor(services, ctx.connectionParams?.authorization);
+          if (!caps.admitSocket(ctx.extra.socket, viewer.apiKeyId)) return false;
+          stateOf(ctx).viewer = viewer;
+          return true;
         } catch {
           return false; // graphql-ws closes with 4403 Forbidden
         }
-        const socket = ctx.extra.socket;
-        if (socket.readyState !== WebSocket.OPEN) return false; // closed while authenticating
-        if (!caps.openSocket(viewer.apiKeyId)) {
-          socket.close(CLOSE_TOO_MANY_SOCKETS, 'too many sockets are open for this API key');
-          return false;
-        }
-        stateOf(ctx).viewer = viewer;
-        return true;
       },
       onSubscribe: async (ctx, id, payload) => {
         // errors returned here reach the client through onError, which formats them

@@ -1,7 +1,9 @@
 import { parse, type GraphQLFormattedError } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_BUDGETS, loadConfig } from '../src/config';
+import { createLogger } from '../src/core/logger';
 import { buildAppSchema } from '../src/graphql/build-schema';
+import { Budgets, budgetStore } from '../src/http/budgets';
 import { checkComplexity } from '../src/graphql/limits';
 import {
   AppendSegmentsDocument,
@@ -255,6 +257,23 @@ describe('normal traffic under the default budgets', () => {
       await c.dispose();
     } finally {
       await d.close();
+    }
+  });
+});
+
+describe('budgets when Redis does not answer', () => {
+  it('falls back to counting on this instance, so budgets still hold and requests are still served', async () => {
+    // 30 requests and 3,000 points per 30 s window
+    const settings = { ...DEFAULT_BUDGETS, roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 1, pointsPerSecond: 100, concurrent: 1 } }, windowSeconds: 30 };
+    const budgets = new Budgets(settings, budgetStore('redis://127.0.0.1:1', createLogger('silent')));
+    try {
+      const spender = { apiKeyId: 'k-no-redis', orgId: 'o-no-redis', role: 'VIEWER' as const };
+      for (let i = 0; i < 30; i++) await budgets.request(spender);
+      await expect(budgets.request(spender)).rejects.toMatchObject({ scope: 'key', kind: 'requests' });
+      await budgets.charge(spender, 2900);
+      await expect(budgets.charge(spender, 200)).rejects.toMatchObject({ scope: 'key', kind: 'points' });
+    } finally {
+      await budgets.close();
     }
   });
 });

@@ -160,8 +160,9 @@ describe('budgets over WebSocket', () => {
       expect(r.errors![0].extensions!.retryAfterMs).toBeGreaterThan(0);
       expect(r.errors![0].extensions!.retryAfterMs).toBeLessThanOrEqual(WINDOW_MS);
     }
-    // the socket is still open and still answers (with the same refusal) ...
+    // the socket is still open and still answers (with the same refusal, before parsing anything) ...
     expect((await wsOnce(c, VIEWER)).errors?.[0].extensions?.code).toBe('RATE_LIMITED');
+    expect((await wsOnce(c, '{ viewer {')).errors?.[0].extensions?.code).toBe('RATE_LIMITED');
     // ... while another organization's socket is served
     const other = wsClient(s.wsUrl, b.token);
     expect((await wsOnce(other, VIEWER)).data).toEqual({ viewer: { orgId: b.orgId } });

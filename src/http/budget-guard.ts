@@ -63,10 +63,15 @@ export function budgetPlugin(budgets: Budgets, door: BudgetDoor): ApolloServerPl
   };
 }
 
+/** Counts one WebSocket operation against the request rates, before its document is parsed; throws RATE_LIMITED. */
+export function countWsOperation(budgets: Budgets, spender: Spender): Promise<void> {
+  return guarded(() => budgets.request(spender));
+}
+
 /**
- * Admits one WebSocket operation: a request and its cost against the rates, and for queries and
- * mutations a running slot (subscriptions are capped by count instead). Resolves with the function
- * that frees the slot; throws RATE_LIMITED.
+ * Charges a validated WebSocket operation its cost and, for queries and mutations, waits for a
+ * running slot (subscriptions are capped by count instead). Resolves with the function that frees
+ * the slot; throws RATE_LIMITED.
  */
 export function admitWsOperation(
   budgets: Budgets,
@@ -74,7 +79,6 @@ export function admitWsOperation(
   op: { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown> | null; operationName?: string | null; subscription: boolean },
 ): Promise<() => void> {
   return guarded(async () => {
-    await budgets.request(spender);
     const cost = costOf(op.schema, op.document, op.variables ?? undefined, op.operationName);
     if (cost !== null) await budgets.charge(spender, cost);
     return op.subscription ? () => {} : budgets.slot(spender);

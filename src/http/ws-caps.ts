@@ -1,6 +1,6 @@
 import { type DocumentNode, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
 import { WebSocket } from 'ws';
-import { admitWsOperation } from './budget-guard';
+import { admitWsOperation, countWsOperation } from './budget-guard';
 import type { Budgets, Spender } from './budgets';
 
 /**
@@ -58,31 +58,37 @@ export class KeyCaps {
   }
 }
 
-/**
- * Admits one WebSocket operation of a socket's key: the key's cap, its budgets, then the key's cap
- * and the socket's room (`noRoom`) again, as other operations may have opened during the wait.
- * Resolves with the errors to answer it with, or with the function that frees its running slot
- * once it has ended; an admitted operation is counted as open until `closeOperation`.
- */
-export async function admitOperation(
-  caps: KeyCaps,
-  budgets: Budgets,
-  spender: Spender,
-  op: { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown> | null; operationName?: string | null },
-  noRoom: () => GraphQLError[] | null,
-): Promise<GraphQLError[] | (() => void)> {
-  const overCap = caps.refuseOperation(spender.apiKeyId);
-  if (overCap) return [overCap];
-  const subscription = getOperationAST(op.document, op.operationName)?.operation === 'subscription';
-  let release: () => void;
+type Op = { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown> | null; operationName?: string | null };
+
+/** `run`'s result, or the RATE_LIMITED error it threw as the errors to answer the operation with. */
+async function asErrors<T>(run: () => Promise<T>): Promise<T | GraphQLError[]> {
   try {
-    release = await admitWsOperation(budgets, spender, { ...op, subscription });
+    return await run();
   } catch (e) {
     if (e instanceof GraphQLError) return [e];
     throw e;
   }
-  const stillOverCap = caps.refuseOperation(spender.apiKeyId);
-  const refusal = noRoom() ?? (stillOverCap ? [stillOverCap] : null);
+}
+
+/** The errors refusing a new operation of the key before its document is parsed (its cap, then its request rates), or null. */
+export async function refuseOperation(caps: KeyCaps, budgets: Budgets, spender: Spender): Promise<GraphQLError[] | null> {
+  const overCap = caps.refuseOperation(spender.apiKeyId);
+  if (overCap) return [overCap];
+  return (await asErrors(() => countWsOperation(budgets, spender))) ?? null;
+}
+
+/**
+ * Admits a validated WebSocket operation of a socket's key: its cost and running slot, then the
+ * key's cap and the socket's room (`noRoom`) again, as other operations may have opened during the
+ * wait. Resolves with the errors to answer it with, or with the function that frees its running
+ * slot once it has ended; an admitted operation is counted as open until `closeOperation`.
+ */
+export async function admitOperation(caps: KeyCaps, budgets: Budgets, spender: Spender, op: Op, noRoom: () => GraphQLError[] | null): Promise<GraphQLError[] | (() => void)> {
+  const subscription = getOperationAST(op.document, op.operationName)?.operation === 'subscription';
+  const release = await asErrors(() => admitWsOperation(budgets, spender, { ...op, subscription }));
+  if (Array.isArray(release)) return release;
+  const overCap = caps.refuseOperation(spender.apiKeyId);
+  const refusal = noRoom() ?? (overCap ? [overCap] : null);
   if (refusal) {
     release();
     return refusal;

@@ -14,7 +14,7 @@ import type { Services } from '../graphql/services';
 import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
 import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
-import { admitOperation, KeyCaps } from './ws-caps';
+import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
 import { rootFieldNames, SubscriptionHub } from './subscription-hub';
 
 /**
@@ -101,8 +101,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
             : state.operations.size >= LIMITS.subscriptionsPerSocket
               ? refuse(`at most ${LIMITS.subscriptionsPerSocket} operations may be open on one socket`, 'GRAPHQL_VALIDATION_FAILED')
               : null;
-        const full = noRoom();
-        if (full) return full;
+        const refused = noRoom() ?? (await refuseOperation(caps, budgets, state.viewer));
+        if (refused) return refused;
         let document: DocumentNode;
         try {
           document = parse(payload.query);

@@ -117,7 +117,7 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return v;
 }
 
-/** `requests/s,points/s,concurrent`, e.g. `200,200000,8` */
+/** `requests/s,points/s,concurrent`, e.g. `200,50000,4` */
 function budget(env: Env, name: string, def: Budget): Budget {
   const v = str(env, name);
   if (v === null) return def;

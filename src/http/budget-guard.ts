@@ -4,7 +4,7 @@ import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
 import type { Context } from '../graphql/context.type';
 import { checkComplexity } from '../graphql/limits';
 import type { BudgetDoor } from './budget-door';
-import { Budgets, OverBudget, type Spender } from './budgets';
+import { type Budgets, OverBudget, type Spender } from './budgets';
 
 /** RATE_LIMITED with `retryAfterMs`, answered over HTTP as 429 with `Retry-After` (whole seconds). */
 export function rateLimitedError(e: OverBudget): GraphQLError {

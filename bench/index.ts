@@ -12,6 +12,7 @@ import { startChild, type Child } from './children';
 import { runFanOut, type FanOutResult } from './fanout';
 import { measure, once, type LoadResult, type Target } from './load';
 import { markdown, type Row } from './report';
+import { insertKey, noisyMarkdown, runNoisyTenant, UNBOUNDED, type NoisyResult } from './noisy';
 import { loadBenchData } from './data';
 import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
@@ -95,7 +96,9 @@ async function main(): Promise<void> {
   const children: Child[] = [];
   const db = await openDatabase();
   try {
-    const gqlEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'production', REDIS_URL: '' };
+    const baseEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'production', REDIS_URL: '' };
+    // the scenarios and the fan-out measure the server, not its budgets (the noisy tenant does)
+    const gqlEnv = { ...baseEnv, ...UNBOUNDED };
     const gql = await startChild('graphql', 'graphql-server', gqlEnv);
     children.push(gql);
     const c = new pg.Client({ connectionString: db.url });
@@ -170,12 +173,26 @@ async function main(): Promise<void> {
       mb: (index.indexBytes ?? 0) / 2 ** 20,
       mbPerMillionVectors: index.indexVectors ? ((index.indexBytes ?? 0) / 2 ** 20) * (1e6 / index.indexVectors) : null,
     };
-    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, recallAt10, recallIndex, fanOut: fan, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
+    let noisy: NoisyResult | undefined;
+    if (!args.only.length || args.only.includes('noisy-tenant')) {
+      const budgeted = await startChild('graphql-budgets', 'graphql-server', { ...baseEnv, MIGRATE_ON_START: 'false' });
+      children.push(budgeted);
+      noisy = await runNoisyTenant({
+        budgetedUrl: `http://127.0.0.1:${budgeted.port}/graphql`,
+        unbudgetedUrl: gqlUrl,
+        quietToken: await insertKey(db.url, seeded.otherOrgId, 'VIEWER', 'quiet'),
+        heavyToken: await insertKey(db.url, orgId, 'AGENT', 'heavy'),
+        rate: 20,
+        connections: args.connections,
+        duration: args.duration,
+      });
+    }
+    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, recallAt10, recallIndex, fanOut: fan, noisyTenant: noisy, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
     const dir = join(__dirname, '..', '..', 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${result.date.slice(0, 19).replaceAll(':', '-')}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
-    console.log('\n' + markdown(result) + `\nwritten to ${file}`);
+    console.log('\n' + markdown(result) + (noisy ? '\n\n' + noisyMarkdown(noisy) : '') + `\nwritten to ${file}`);
   } finally {
     for (const ch of children.reverse()) await ch.stop();
     await db.close();

@@ -91,7 +91,8 @@ export function formatGraphQLError(error: unknown, opts: ErrorFormatting, reques
   if (gql && original instanceof GraphQLError && typeof code === 'string' && PASS_THROUGH.has(code)) {
     const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
     const field = (gql.extensions.field as string | undefined) ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? fieldOf(gql.message) : undefined);
-    return { ...base, message, extensions: { code, ...(field ? { field } : {}), requestId } };
+    const retryAfterMs = code === 'RATE_LIMITED' ? gql.extensions.retryAfterMs : undefined;
+    return { ...base, message, extensions: { code, ...(field ? { field } : {}), ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}), requestId } };
   }
 
   // graphql-js errors before execution (coercion, validation on WebSocket) carry no code and no path

@@ -16,7 +16,11 @@ import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { documentLimits } from './document-limits';
+import { BudgetDoor } from './budget-door';
+import { admitHttpRequest, budgetPlugin } from './budget-guard';
+import { Budgets, budgetStore, type OverBudget } from './budgets';
 import { Metrics } from './metrics';
+import { mountMetrics } from './metrics-endpoint';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
 export interface RunningServer {
@@ -24,6 +28,9 @@ export interface RunningServer {
   port: number;
   url: string;
   metrics: Metrics;
+  /** the separate `/metrics` listener, when METRICS_PORT is set */
+  metricsUrl: string | null;
+  budgets: Budgets;
   ws: GraphqlWsServer;
   /** drains HTTP and WebSocket traffic; safe to call more than once */
   stop(): Promise<void>;
@@ -67,7 +74,10 @@ export async function startHttpServer(services: Services, port: number, host?: s
   app.disable('x-powered-by');
   const httpServer = createServer(app);
   const metrics = new Metrics(orm);
-  const ws = attachWebSocketServer(httpServer, schema, services, metrics);
+  const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
+  const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
+  const door = new BudgetDoor(refused);
+  const ws = attachWebSocketServer(httpServer, schema, services, metrics, budgets);
   const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');
   void (async () => {
     for await (const { apiKeyId } of revocations) ws.closeForKeys(new Set([apiKeyId]));
@@ -86,6 +96,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
       operationPlugin(metrics),
+      budgetPlugin(budgets, door),
       // no HTTP cache hints are served; the cache-control plugin would wrap every field resolver
       // of the schema (HTTP and WebSocket) with a per-field hook
       ApolloServerPluginCacheControlDisabled(),
@@ -128,18 +139,17 @@ export async function startHttpServer(services: Services, port: number, host?: s
       res.status(503).json({ status: 'database unreachable' });
     }
   });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('content-type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
+  const metricsEndpoint = await mountMetrics(app, metrics, config, log);
 
   app.use(
     '/graphql',
+    door.middleware,
     express.json({ limit: LIMITS.bodyBytes }),
     documentLimits(formatError),
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
+      context: async ({ req, res }) => {
         const viewer = await viewerFor(services, req.headers.authorization);
+        await admitHttpRequest(budgets, door, viewer, req, res);
         return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
       },
     }),
@@ -170,12 +180,16 @@ export async function startHttpServer(services: Services, port: number, host?: s
     port: actualPort,
     url: `http://127.0.0.1:${actualPort}/graphql`,
     metrics,
+    metricsUrl: metricsEndpoint.url,
+    budgets,
     ws,
     stop: () =>
       (stopping ??= (async () => {
         await revocations.return?.();
         await ws.close();
         await apollo.stop(); // stops accepting, waits for in-flight requests up to the grace period
+        await metricsEndpoint.close();
+        await budgets.close();
       })()),
   };
 }

@@ -22,13 +22,13 @@ export interface BudgetSettings {
 
 export const DEFAULT_BUDGETS: BudgetSettings = {
   roles: {
-    ADMIN: { requestsPerSecond: 100, pointsPerSecond: 50_000, concurrent: 4 },
-    INTEGRATOR: { requestsPerSecond: 200, pointsPerSecond: 50_000, concurrent: 4 },
-    OPERATOR: { requestsPerSecond: 100, pointsPerSecond: 20_000, concurrent: 2 },
-    AGENT: { requestsPerSecond: 200, pointsPerSecond: 50_000, concurrent: 4 },
-    VIEWER: { requestsPerSecond: 50, pointsPerSecond: 20_000, concurrent: 2 },
+    ADMIN: { requestsPerSecond: 100, pointsPerSecond: 200_000, concurrent: 4 },
+    INTEGRATOR: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4 },
+    OPERATOR: { requestsPerSecond: 100, pointsPerSecond: 80_000, concurrent: 2 },
+    AGENT: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4 },
+    VIEWER: { requestsPerSecond: 50, pointsPerSecond: 80_000, concurrent: 2 },
   },
-  org: { requestsPerSecond: 500, pointsPerSecond: 100_000, concurrent: 8 },
+  org: { requestsPerSecond: 500, pointsPerSecond: 400_000, concurrent: 8 },
   queue: 100,
   windowSeconds: 1,
 };

@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../../core/sql';
-import { FACT_COLUMNS, type FactRow, factFromRow } from '../fact.rows';
+import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from '../fact.rows';
+import { decodeFloat8Array } from './fact-index';
 import { type RecalledFact, UsefulnessSource } from '../facts.type';
 import type { Params } from '../recall.service';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral, finalScore, normalizeQuery, semanticFromCosine } from '../usefulness';
 import { sqlDaysBetween, sumOfSquares } from '../usefulness.sql';
 
-interface CandidateRow extends FactRow {
+interface CandidateRow extends Omit<FactRow, 'embedding'> {
+  /** the embedding in PostgreSQL's binary array format */
+  embedding: Buffer | null;
   norm_sq: number | null;
   /** days since the last signal, as the ranking statement computes them (0 without a signal) */
   days: number;
@@ -38,7 +41,7 @@ function cosineWithStored(v: readonly number[], normSq: number, q: readonly numb
 export async function rankCandidates(em: EntityManager, orgId: string, p: Params, qe: number[], candidates: string[]): Promise<RecalledFact[]> {
   if (candidates.length === 0) return [];
   const rows = await em.execute<CandidateRow[]>(
-    `SELECT ${FACT_COLUMNS}, f.embedding_norm_sq AS norm_sq, now() AS now, ${sqlDaysBetween('f.last_signal_at', 'now()')} AS days,
+    `SELECT ${FACT_COLUMNS_BUT_EMBEDDING}, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, now() AS now, ${sqlDaysBetween('f.last_signal_at', 'now()')} AS days,
        (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', c.query_embedding, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
           'd', ${sqlDaysBetween('c.last_signal_at', 'now()')}, 't', date_part('epoch', c.last_signal_at)))
           FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts
@@ -49,17 +52,18 @@ export async function rankCandidates(em: EntityManager, orgId: string, p: Params
   const qnorm = normalizeQuery(p.query);
   const scored = rows
     .filter((r) => r.bank_id === p.bankId && r.text !== '' && r.embedding !== null && (!p.kinds || p.kinds.includes(r.kind as string)) && (!p.statuses || p.statuses.includes(r.status)))
-    .map((r) => {
-      const now = new Date(r.now);
-      const semantic = semanticFromCosine(cosineWithStored(r.embedding!.map(Number), Number(r.norm_sq), qe, qNormSq));
+    .map((stored) => {
+      const r: FactRow = { ...stored, embedding: Array.from(decodeFloat8Array(stored.embedding!)) };
+      const now = new Date(stored.now);
+      const semantic = semanticFromCosine(cosineWithStored(r.embedding!, Number(stored.norm_sq), qe, qNormSq));
       let best: { sim: number; u: number; d: number; t: number | null } | null = null;
-      for (const c of r.contexts ?? []) {
+      for (const c of stored.contexts ?? []) {
         const sim = c.e !== null ? cosineWithStored(c.e, Number(c.q), qe, qNormSq) : c.n === qnorm ? 1 : null;
         if (sim === null || sim < CONTEXT_MATCH_COSINE) continue;
         const later = best !== null && sim === best.sim && c.t !== null && (best.t === null || c.t > best.t);
         if (best === null || sim > best.sim || later) best = { sim, u: Number(c.u), d: Number(c.d), t: c.t };
       }
-      const use = best ? decayTowardNeutral(best.u, best.d) : decayTowardNeutral(Number(r.usefulness), Number(r.days));
+      const use = best ? decayTowardNeutral(best.u, best.d) : decayTowardNeutral(Number(r.usefulness), Number(stored.days));
       return { r, now, semantic, use, fromContext: best !== null, final: finalScore(semantic, use, p.weight, p.boost) };
     })
     .filter((x) => x.use >= p.minUsefulness)

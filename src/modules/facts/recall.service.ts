@@ -115,14 +115,22 @@ export async function recall(em: EntityManager, orgId: string, input: RecallInpu
   const p = validateRecall(input);
   let qe = p.queryEmbedding;
   let candidates: string[] | null = null;
+  const candidateQuery = (embedding: number[]) => ({ ...p, embedding, normSq: sumOfSquares(embedding), normalizedQuery: normalizeQuery(p.query), nowMs: Date.now() });
+  // a bank held while nothing is catching up: rank and read the change log in one statement
+  const held = qe && index ? index.held(orgId, p.bankId) : null;
+  if (qe && held && held.dimension === qe.length && held.bank.textOnly.size === 0) {
+    const quick = candidateIds(held.bank, candidateQuery(qe));
+    const answer = quick && (await rankCandidates(em, orgId, p, qe, quick, held));
+    if (answer) return answer;
+  }
   if (qe) {
     const { dimension: dim, bank } = index ? await index.prepare(em, orgId, p.bankId) : { dimension: await orgDimension(em, orgId), bank: null };
     if (dim !== null && dim !== qe.length) throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
     if (dim === null) qe = null; // no fact or query context has an embedding yet
     else if (bank) {
-      candidates = candidateIds(bank, { ...p, embedding: qe, normSq: sumOfSquares(qe), normalizedQuery: normalizeQuery(p.query), nowMs: Date.now() });
+      candidates = candidateIds(bank, candidateQuery(qe));
       // a bank whose facts all have embeddings needs no text similarity: its candidates are ranked here
-      if (candidates && bank.textOnly.size === 0) return rankCandidates(em, orgId, p, qe, candidates);
+      if (candidates && bank.textOnly.size === 0) return (await rankCandidates(em, orgId, p, qe, candidates))!;
     }
   }
   const [sql, params] = rankingQuery(orgId, p, qe, candidates);

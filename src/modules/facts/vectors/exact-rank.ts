@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../../core/sql';
 import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from '../fact.rows';
-import { decodeFloat8Array } from './fact-index';
+import { ChangeCursor } from '../../../db/change-feed';
+import { decodeFloat8Array, type Held } from './fact-index';
 import { type RecalledFact, UsefulnessSource } from '../facts.type';
 import type { Params } from '../recall.service';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral, finalScore, normalizeQuery, semanticFromCosine } from '../usefulness';
@@ -29,25 +30,39 @@ function cosineWithStored(v: readonly number[], normSq: number, q: readonly numb
   return dot / Math.sqrt(normSq * qNormSq);
 }
 
+/** What the statement reads of each candidate (alias `f`), with the days as the ranking statement computes them. */
+const CANDIDATE_COLUMNS = `${FACT_COLUMNS_BUT_EMBEDDING}, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, now() AS now,
+  ${sqlDaysBetween('f.last_signal_at', 'now()')} AS days,
+  (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', c.query_embedding, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
+     'd', ${sqlDaysBetween('c.last_signal_at', 'now()')}, 't', date_part('epoch', c.last_signal_at)))
+   FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts`;
+
 /**
  * Ranks the candidates of the vector index with recall's formula, in this process: one statement
  * reads them (with their query contexts, and the days since each last signal as the ranking
- * statement computes them with PostgreSQL's clock),
- * then each gets the ranking statement's semantic score, best matching query context (similarity
- * >= 0.85, most similar first, then the latest signal) or global usefulness, `minUsefulness`
- * filter and final score, in the same floating-point operations. Used for banks whose facts all
- * have embeddings (text similarity needs PostgreSQL).
+ * statement computes them with PostgreSQL's clock), then each gets the ranking statement's semantic
+ * score, best matching query context (similarity >= 0.85, most similar first, then the latest
+ * signal) or global usefulness, `minUsefulness` filter and final score, in the same floating-point
+ * operations. Used for banks whose facts all have embeddings (text similarity needs PostgreSQL).
+ *
+ * With `held` (the bank was ranked without a catch-up first), the same statement reads the change
+ * log; null when it shows a change the cache has not seen (or the cache moved meanwhile): the
+ * caller catches up and ranks again.
  */
-export async function rankCandidates(em: EntityManager, orgId: string, p: Params, qe: number[], candidates: string[]): Promise<RecalledFact[]> {
-  if (candidates.length === 0) return [];
-  const rows = await em.execute<CandidateRow[]>(
-    `SELECT ${FACT_COLUMNS_BUT_EMBEDDING}, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, now() AS now, ${sqlDaysBetween('f.last_signal_at', 'now()')} AS days,
-       (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', c.query_embedding, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
-          'd', ${sqlDaysBetween('c.last_signal_at', 'now()')}, 't', date_part('epoch', c.last_signal_at)))
-          FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts
-     FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])`,
-    [orgId, pgArray(candidates)],
-  );
+export async function rankCandidates(em: EntityManager, orgId: string, p: Params, qe: number[], candidates: string[], held: Held | null = null): Promise<RecalledFact[] | null> {
+  let rows: CandidateRow[];
+  if (held) {
+    const read = await em.execute<(CandidateRow & { xmin: string; changes: string; dimension: number | null })[]>(
+      `SELECT l.xmin, l.changes, l.dimension, x.* FROM (SELECT ${ChangeCursor.columns}, (SELECT dimension FROM fact_embedding_dimensions WHERE org_id = ?) AS dimension) l
+       LEFT JOIN LATERAL (SELECT ${CANDIDATE_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])) x ON true`,
+      [...held.cursor.bindings(orgId, 'facts'), orgId, orgId, pgArray(candidates)],
+    );
+    if (held.cursor.hasUnseen(read[0]) || Number(read[0].dimension) !== held.dimension || !held.unchanged()) return null;
+    rows = read.filter((r) => r.id !== null);
+  } else {
+    if (candidates.length === 0) return [];
+    rows = await em.execute<CandidateRow[]>(`SELECT ${CANDIDATE_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])`, [orgId, pgArray(candidates)]);
+  }
   const qNormSq = sumOfSquares(qe);
   const qnorm = normalizeQuery(p.query);
   const scored = rows

@@ -48,6 +48,19 @@ class OrgVectors {
   /** the catch-up running now, and the one requests arriving meanwhile share (started after it) */
   running: Promise<void> = Promise.resolve();
   next: { banks: Set<string>; done: Promise<void> } | null = null;
+  /** a catch-up is reading or applying changes */
+  active = false;
+  /** bumped whenever the banks may change (changes seen, a bank read or dropped) */
+  version = 0;
+}
+
+/** A bank as held now, for a recall that checks the change log in its own statement. */
+export interface Held {
+  bank: BankVectors;
+  dimension: number;
+  cursor: ChangeCursor;
+  /** still as held: no catch-up has seen changes since */
+  unchanged(): boolean;
 }
 
 export interface Prepared {
@@ -88,6 +101,25 @@ export class FactIndex {
     return n;
   }
 
+  /**
+   * The bank as held now when the organization is not catching up, or null. A recall may rank with
+   * it and read the change log in the same statement as its rows: if that read shows no change the
+   * cache has not seen, and `unchanged()` holds, the answer is as fresh as a catch-up would make it.
+   */
+  held(orgId: string, bankId: string): Held | null {
+    const org = this.orgs.get(orgId);
+    const bank = org?.banks.get(bankId);
+    if (!org || !bank || !org.cursor || org.cursor.expired || org.active || org.next || org.dimension !== bank.dim) return null;
+    const version = org.version;
+    this.touch(`${orgId}/${bankId}`, bank);
+    return { bank, dimension: org.dimension, cursor: org.cursor, unchanged: () => org.version === version && !org.active };
+  }
+
+  private touch(key: string, bank: BankVectors): void {
+    this.recent.delete(key);
+    this.recent.set(key, bank);
+  }
+
   async prepare(em: EntityManager, orgId: string, bankId: string): Promise<Prepared> {
     let org = this.orgs.get(orgId);
     if (!org) this.orgs.set(orgId, (org = new OrgVectors()));
@@ -104,16 +136,13 @@ export class FactIndex {
     }
     await org.next!.done;
     const bank = org.banks.get(bankId) ?? null;
-    if (bank) {
-      const key = `${orgId}/${bankId}`;
-      this.recent.delete(key);
-      this.recent.set(key, bank);
-    }
+    if (bank) this.touch(`${orgId}/${bankId}`, bank);
     return { dimension: org.dimension, bank };
   }
 
   /** Reads the change log from the cursor (or starts one), applies the changes, reads missing banks. */
   private async catchUp(em: EntityManager, orgId: string, org: OrgVectors, banks: Set<string>): Promise<void> {
+    org.active = true;
     try {
       await this.catchUpOnce(em, orgId, org, banks);
     } catch (err) {
@@ -121,6 +150,8 @@ export class FactIndex {
       this.dropBanks(orgId, org);
       org.cursor = null;
       throw err;
+    } finally {
+      org.active = false;
     }
   }
 
@@ -143,6 +174,7 @@ export class FactIndex {
       ]);
       org.dimension = row.dimension === null ? null : Number(row.dimension);
       const changed = org.cursor.advance(row);
+      if (changed.length > 0) org.version += 1;
       if (changed.length > REBUILD_CHANGES) this.dropBanks(orgId, org);
       else if (changed.length > 0 && org.banks.size > 0) await this.apply(em, orgId, org, changed);
     }
@@ -172,6 +204,7 @@ export class FactIndex {
       return;
     }
     org.banks.set(bankId, bank);
+    org.version += 1;
     this.recent.set(key, bank);
     this.evict(key);
   }
@@ -207,7 +240,11 @@ export class FactIndex {
       if (total <= this.maxBytes) return;
       if (key === keep) continue;
       const [orgId, bankId] = [key.slice(0, 36), key.slice(37)];
-      this.orgs.get(orgId)?.banks.delete(bankId);
+      const org = this.orgs.get(orgId);
+      if (org) {
+        org.banks.delete(bankId);
+        org.version += 1;
+      }
       this.recent.delete(key);
       total -= bank.bytes;
     }
@@ -216,5 +253,6 @@ export class FactIndex {
   private dropBanks(orgId: string, org: OrgVectors): void {
     for (const name of org.banks.keys()) this.recent.delete(`${orgId}/${name}`);
     org.banks.clear();
+    org.version += 1;
   }
 }

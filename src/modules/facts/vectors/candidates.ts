@@ -86,7 +86,7 @@ export function candidateIds(bank: BankVectors, q: CandidateQuery): string[] | n
       slots[count] = i;
       uppers[count++] = u;
     }
-    for (let take = Math.max(4 * q.limit, 64); ; take *= 4) {
+    for (let take = Math.max(2 * q.limit, 16); ; take *= 4) {
       const lows = topByUpper(uppers, count, Math.min(take, count))
         .map((k) => interval(slots[k], dots[slots[k]]))
         .filter((x) => x.surely)

@@ -67,7 +67,7 @@ function exactTop(rows: IndexRow[], q: CandidateQuery): string[] {
       const semantic = semanticFromCosine(cosine(r.embedding as number[], q.embedding));
       let best: { sim: number; u: number; t: number | null } | null = null;
       for (const c of r.contexts ?? []) {
-        const sim = contextMatches({ normalizedQuery: c.n, queryEmbedding: c.e }, { normalizedQuery: q.normalizedQuery, queryEmbedding: q.embedding });
+        const sim = contextMatches({ normalizedQuery: c.n, queryEmbedding: c.e as number[] | null }, { normalizedQuery: q.normalizedQuery, queryEmbedding: q.embedding });
         if (sim !== null && (!best || sim > best.sim || (sim === best.sim && (c.t ?? -Infinity) > (best.t ?? -Infinity)))) best = { sim, u: c.u, t: c.t };
       }
       const use = best ? usefulnessAt(best.u, best.t === null ? null : new Date(best.t), now) : usefulnessAt(r.usefulness, r.t === null ? null : new Date(r.t), now);

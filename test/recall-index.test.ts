@@ -7,7 +7,8 @@ import { rankingQuery, validateRecall } from '../src/modules/facts/recall.servic
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { candidateIds } from '../src/modules/facts/vectors/candidates';
 import { rankCandidates } from '../src/modules/facts/vectors/exact-rank';
-import { decodeFloat8Array, FactIndex } from '../src/modules/facts/vectors/fact-index';
+import { FactIndex } from '../src/modules/facts/vectors/fact-index';
+import { decodeFloat8Array } from '../src/modules/facts/vectors/float8-binary';
 import { contextMatches, cosine, finalScore, normalizeQuery, semanticFromCosine, usefulnessAt } from '../src/modules/facts/usefulness';
 
 // Server `idx` recalls through the in-process vector index, server `sql` (same database) ranks

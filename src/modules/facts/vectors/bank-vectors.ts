@@ -13,7 +13,7 @@ export interface IndexRow {
   /** last signal, epoch milliseconds */
   t: number | null;
   /** query contexts: normalized query, query embedding, its sum of squares, usefulness, last signal (ms) */
-  contexts: { n: string; e: number[] | null; q: number | null; u: number; t: number | null }[] | null;
+  contexts: { n: string; e: ArrayLike<number> | null; q: number | null; u: number; t: number | null }[] | null;
 }
 
 /** A query context of a fact: its codes (null without an embedding), usefulness and last signal. */

@@ -2,7 +2,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../../core/sql';
 import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from '../fact.rows';
 import { ChangeCursor } from '../../../db/change-feed';
-import { decodeFloat8Array, type Held } from './fact-index';
+import type { Held } from './fact-index';
+import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
 import { type RecalledFact, UsefulnessSource } from '../facts.type';
 import type { Params } from '../recall.service';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral, finalScore, normalizeQuery, semanticFromCosine } from '../usefulness';
@@ -15,7 +16,7 @@ interface CandidateRow extends Omit<FactRow, 'embedding'> {
   /** days since the last signal, as the ranking statement computes them (0 without a signal) */
   days: number;
   /** query contexts: normalised query, embedding, its sum of squares, usefulness, days since and time (epoch s) of the last signal */
-  contexts: { n: string; e: number[] | null; q: number | null; u: number; d: number; t: number | null }[] | null;
+  contexts: { n: string; e: string | null; q: number | null; u: number; d: number; t: number | null }[] | null;
   now: Date;
 }
 
@@ -23,7 +24,7 @@ interface CandidateRow extends Omit<FactRow, 'embedding'> {
  * Cosine as the ranking statement computes it: the dot product added up left to right, divided by
  * sqrt(stored sum of squares * sum of squares of the query); 0 when either is zero.
  */
-function cosineWithStored(v: readonly number[], normSq: number, q: readonly number[], qNormSq: number): number {
+function cosineWithStored(v: ArrayLike<number>, normSq: number, q: readonly number[], qNormSq: number): number {
   if (qNormSq === 0 || normSq === 0) return 0;
   let dot = 0;
   for (let i = 0; i < q.length; i++) dot += v[i] * q[i];
@@ -33,7 +34,7 @@ function cosineWithStored(v: readonly number[], normSq: number, q: readonly numb
 /** What the statement reads of each candidate (alias `f`), with the days as the ranking statement computes them. */
 const CANDIDATE_COLUMNS = `${FACT_COLUMNS_BUT_EMBEDDING}, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, now() AS now,
   ${sqlDaysBetween('f.last_signal_at', 'now()')} AS days,
-  (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', c.query_embedding, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
+  (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', ${BINARY_CONTEXT_EMBEDDING}, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
      'd', ${sqlDaysBetween('c.last_signal_at', 'now()')}, 't', date_part('epoch', c.last_signal_at)))
    FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts`;
 
@@ -73,7 +74,7 @@ export async function rankCandidates(em: EntityManager, orgId: string, p: Params
       const semantic = semanticFromCosine(cosineWithStored(r.embedding!, Number(stored.norm_sq), qe, qNormSq));
       let best: { sim: number; u: number; d: number; t: number | null } | null = null;
       for (const c of stored.contexts ?? []) {
-        const sim = c.e !== null ? cosineWithStored(c.e, Number(c.q), qe, qNormSq) : c.n === qnorm ? 1 : null;
+        const sim = c.e !== null ? cosineWithStored(fromBase64(c.e)!, Number(c.q), qe, qNormSq) : c.n === qnorm ? 1 : null;
         if (sim === null || sim < CONTEXT_MATCH_COSINE) continue;
         const later = best !== null && sim === best.sim && c.t !== null && (best.t === null || c.t > best.t);
         if (best === null || sim > best.sim || later) best = { sim, u: Number(c.u), d: Number(c.d), t: c.t };

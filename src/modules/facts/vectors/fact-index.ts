@@ -2,15 +2,16 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../core/logger';
 import { pgArray } from '../../../core/sql';
 import { ChangeCursor } from '../../../db/change-feed';
+import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
 import { BankVectors, type IndexRow } from './bank-vectors';
 
 /**
  * What the index reads of a fact (alias `f`): the vector (in PostgreSQL's binary array format, far
- * cheaper to decode than text), filters, usefulness and query contexts.
+ * cheaper to decode than text), filters, usefulness and query contexts (their embeddings binary too).
  */
 const ROW_COLUMNS = `f.id, f.bank_id, f.text <> '' AS has_text, f.kind, f.status, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, f.usefulness,
   date_part('epoch', f.last_signal_at) * 1000 AS t,
-  (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', c.query_embedding, 'q', c.query_embedding_norm_sq,
+  (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', ${BINARY_CONTEXT_EMBEDDING}, 'q', c.query_embedding_norm_sq,
       'u', c.usefulness, 't', date_part('epoch', c.last_signal_at) * 1000))
      FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts`;
 
@@ -22,22 +23,13 @@ const REBUILD_CHANGES = 20_000;
 /** A bank too large for the memory setting is ranked by PostgreSQL alone, and tried again after this. */
 const RETRY_TOO_LARGE_MS = 10 * 60_000;
 
-type StoredRow = Omit<IndexRow, 'embedding'> & { embedding: Buffer | null };
+type StoredRow = Omit<IndexRow, 'embedding' | 'contexts'> & { embedding: Buffer | null; contexts: (Omit<NonNullable<IndexRow['contexts']>[number], 'e'> & { e: string | null })[] | null };
 
-/**
- * A one-dimensional float8 array in PostgreSQL's binary format (`array_send`): a 20-byte header
- * (dimensions, null flag, element type, length, lower bound), then per element its byte length
- * (8, or -1 for null) and the big-endian double.
- */
-export function decodeFloat8Array(bin: Buffer): Float64Array {
-  if (bin.readInt32BE(0) === 0) return new Float64Array(0);
-  const n = bin.readInt32BE(12);
-  const out = new Float64Array(n);
-  for (let k = 0, at = 20; k < n; k++, at += 12) out[k] = bin.readInt32BE(at) === 8 ? bin.readDoubleBE(at + 4) : Number.NaN;
-  return out;
-}
-
-const decoded = (r: StoredRow): IndexRow => ({ ...r, embedding: r.embedding === null ? null : decodeFloat8Array(r.embedding) });
+const decoded = (r: StoredRow): IndexRow => ({
+  ...r,
+  embedding: r.embedding === null ? null : decodeFloat8Array(r.embedding),
+  contexts: r.contexts?.map((c) => ({ ...c, e: fromBase64(c.e) })) ?? null,
+});
 
 class OrgVectors {
   readonly banks = new Map<string, BankVectors>();

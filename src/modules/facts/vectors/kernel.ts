@@ -90,14 +90,12 @@ export class CodeStore {
   }
 }
 
-/** Bound of the distance between a unit vector and its codes times `scale`, for its dimension. */
-const errorBound = (dim: number, scale: number) => Math.sqrt(dim) * scale * 0.5 * (1 + 1e-9);
-
 /**
  * Writes the codes of `v / |v|` (|v| from the stored sum of squares) into `out` at `offset`:
- * each component becomes round(component / scale) with scale = largest magnitude / 127, so the
- * component is within scale / 2 of code * scale. Returns the scale and the bound of the distance
- * between the unit vector and its reconstruction (0 and 0 for a zero vector).
+ * each component becomes round(component / scale) with scale = largest magnitude / 127. Returns
+ * the scale and the distance between the unit vector and its reconstruction (code * scale per
+ * component), measured and rounded up: with the query at unit length, the dot product with the
+ * reconstruction is off by at most that much (Cauchy-Schwarz). 0 and 0 for a zero vector.
  */
 export function quantize(v: ArrayLike<number>, normSq: number, out: Int8Array, offset: number, pdim: number): { scale: number; err: number } {
   out.fill(0, offset, offset + pdim);
@@ -107,8 +105,15 @@ export function quantize(v: ArrayLike<number>, normSq: number, out: Int8Array, o
   for (let j = 0; j < v.length; j++) max = Math.max(max, Math.abs(v[j] * inv));
   if (!(max > 0)) return { scale: 0, err: 0 };
   const scale = max / 127;
-  for (let j = 0; j < v.length; j++) out[offset + j] = Math.round((v[j] * inv) / scale);
-  return { scale, err: errorBound(v.length, scale) };
+  let errSq = 0;
+  for (let j = 0; j < v.length; j++) {
+    const c = Math.round((v[j] * inv) / scale);
+    out[offset + j] = c;
+    const e = v[j] * inv - c * scale;
+    errSq += e * e;
+  }
+  // relative slack for the rounding of this arithmetic, absolute for the smallest errors
+  return { scale, err: Math.sqrt(errSq) * (1 + 1e-6) + 1e-12 };
 }
 
 /** Integer dot product of two code vectors (for the few vectors scored one by one). */

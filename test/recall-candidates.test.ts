@@ -4,18 +4,9 @@ import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { BankVectors, type IndexRow } from '../src/modules/facts/vectors/bank-vectors';
 import { candidateIds, type CandidateQuery } from '../src/modules/facts/vectors/candidates';
 import { quantize } from '../src/modules/facts/vectors/kernel';
+import { seededRandom } from './helpers/random';
 
-/** A small seeded generator (mulberry32), so a failure can be replayed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 const NOW = Date.parse('2026-11-01T00:00:00Z');
 const DAY = 86_400_000;

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RecallDocument, type RecallInput, SubmitSignalsDocument, UpsertFactsDocument } from './generated/graphql';
 import { gqlOk, wsClient, wsOnce } from './helpers/client';
+import { seededRandom } from './helpers/random';
 import { startTestServer, type TestServer } from './helpers/server';
 import { rankingQuery, validateRecall } from '../src/modules/facts/recall.service';
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
@@ -30,15 +31,7 @@ const recall = (s: TestServer, token: string, input: RecallInput) => gqlOk(s.url
 const upsert = (token: string, inputs: { bankId: string; text: string; embedding?: number[]; externalId?: string }[]) =>
   gqlOk(idx.url, UpsertFactsDocument, { inputs }, token).then((r) => r.upsertFacts.map((f) => f.id));
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const rng = seededRandom;
 
 interface SeedFact {
   id: string;

@@ -1,21 +1,17 @@
+import type { Params } from '../recall.service';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral } from '../usefulness';
 import type { BankVectors } from './bank-vectors';
 import { LIVE } from './bank-vectors';
 import { codeDot, cosineError, quantize } from './kernel';
 
-export interface CandidateQuery {
+/** A recall's parameters as the candidate search needs them. */
+export type CandidateQuery = Pick<Params, 'limit' | 'boost' | 'weight' | 'minUsefulness' | 'kinds' | 'statuses'> & {
   embedding: readonly number[];
   /** sum of squares of the embedding, in array order */
   normSq: number;
   normalizedQuery: string;
-  limit: number;
-  boost: boolean;
-  weight: number;
-  minUsefulness: number;
-  kinds: string[] | null;
-  statuses: string[] | null;
   nowMs: number;
-}
+};
 
 /**
  * Slack on a decayed usefulness: the database decays to its own clock, which may differ from

@@ -5,6 +5,9 @@ import { join } from 'node:path';
 export interface ServerStats {
   statements: number;
   cpuMs: number;
+  /** vectors held by the recall index and the memory it reports (GraphQL server only) */
+  indexVectors?: number;
+  indexBytes?: number;
 }
 
 export interface Child {
@@ -38,7 +41,7 @@ export async function startChild(name: string, script: string, env: Record<strin
         const on = (m: any) => {
           if (m?.type !== 'stats') return;
           proc.off('message', on);
-          resolve({ statements: m.statements, cpuMs: m.cpuMs });
+          resolve({ statements: m.statements, cpuMs: m.cpuMs, indexVectors: m.indexVectors, indexBytes: m.indexBytes });
         };
         proc.on('message', on);
         proc.send({ type: 'stats' });

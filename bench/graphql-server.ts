@@ -21,7 +21,8 @@ async function main(): Promise<void> {
   const count = process.env.BENCH_COUNT_SQL !== 'false';
   const app = await startApp(config, log, count ? { onQuery: () => void (statements += 1) } : {});
   process.on('message', (m: { type: string }) => {
-    if (m.type === 'stats') process.send!({ type: 'stats', statements, cpuMs: cpuMs() });
+    if (m.type === 'stats')
+      process.send!({ type: 'stats', statements, cpuMs: cpuMs(), indexVectors: app.factIndex?.vectors ?? 0, indexBytes: app.factIndex?.bytes ?? 0 });
   });
   process.on('SIGTERM', () => void app.stop().then(() => process.exit(0), () => process.exit(1)));
   process.send!({ type: 'ready', port: app.server.port });

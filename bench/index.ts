@@ -12,14 +12,16 @@ import { startChild, type Child } from './children';
 import { runFanOut, type FanOutResult } from './fanout';
 import { measure, once, type LoadResult, type Target } from './load';
 import { markdown, type Row } from './report';
+import { insertKey, noisyMarkdown, runNoisyTenant, UNBOUNDED, type NoisyResult } from './noisy';
 import { loadBenchData } from './data';
+import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
 import { seed } from './seed';
 
-interface Args { scale: number; duration: number; warmup: number; connections: number; single: boolean; subscribers: number; events: number; writers: number; only: string[] }
+interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[]; facts: number | null; dim: number | null; noRaw: boolean }
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, single: false, subscribers: 1000, events: 20, writers: 1, only: [] };
+  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [], facts: null, dim: null, noRaw: false };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i]!, argv[i + 1]];
     const num = () => {
@@ -32,12 +34,14 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--duration') a.duration = num();
     else if (k === '--warmup') a.warmup = num();
     else if (k === '--connections') a.connections = num();
-    else if (k === '--single') a.single = true;
     else if (k === '--subscribers') a.subscribers = num();
     else if (k === '--events') a.events = num();
     else if (k === '--writers') a.writers = num();
     else if (k === '--only') (a.only = (v ?? '').split(',')), i++;
-    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --single --subscribers --events --writers --only)`);
+    else if (k === '--facts') a.facts = num();
+    else if (k === '--dim') a.dim = num();
+    else if (k === '--no-raw') a.noRaw = true;
+    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw)`);
   }
   return a;
 }
@@ -92,14 +96,17 @@ async function main(): Promise<void> {
   const children: Child[] = [];
   const db = await openDatabase();
   try {
-    const gqlEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'production', REDIS_URL: '' };
+    const baseEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'production', REDIS_URL: '' };
+    // the scenarios and the fan-out measure the server, not its budgets (the noisy tenant does)
+    const gqlEnv = { ...baseEnv, ...UNBOUNDED };
     const gql = await startChild('graphql', 'graphql-server', gqlEnv);
     children.push(gql);
     const c = new pg.Client({ connectionString: db.url });
     await c.connect();
     const orgId = (await c.query(`SELECT id FROM organizations WHERE name = 'bench'`)).rows[0].id as string;
     await c.end();
-    const seeded = await seed(db.url, args.scale, orgId);
+    const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };
+    const seeded = await seed(db.url, args.scale, orgId, overrides);
     console.log(`seeded scale ${args.scale} in ${(seeded.ms / 1000).toFixed(1)} s: ${JSON.stringify(seeded.plan)}`);
     const data = await loadBenchData(db.url, seeded);
     const raw = await startChild('raw', 'raw-server', { RAW_DATABASE_URL: db.url, DB_POOL_MAX: poolMax });
@@ -108,6 +115,7 @@ async function main(): Promise<void> {
     const fields = rootFields();
     const rows: Row[] = [];
     const load = { connections: args.connections, warmup: args.warmup, duration: args.duration };
+    let recallAt10: RecallAgreement | string = 'not measured';
     for (const s of scenarios) {
       if (args.only.length && !args.only.includes(s.id)) continue;
       if (!fields.has(`${s.root.type}.${s.root.field}`)) {
@@ -119,11 +127,15 @@ async function main(): Promise<void> {
       const targets: Target[] = [
         { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, stats: gql.stats },
         { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, stats: raw.stats },
-      ];
+      ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw)) as Target[];
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;
+      // the first request of a scenario includes what a server does on first use (reading a bank into the recall index)
+      let firstMs = 0;
       for (const t of targets) {
+        const started = Date.now();
         const check = await once(t, body(0));
+        if (t.name === 'graphql') firstMs = Date.now() - started;
         if (!check.ok) {
           failed = `${t.name} answered with an error: ${check.text.slice(0, 300)}`;
           break;
@@ -134,13 +146,9 @@ async function main(): Promise<void> {
         rows.push({ scenario: s.title, skipped: failed });
         continue;
       }
-      for (const t of targets) res[t.name] = await measure(t, body, load);
-      rows.push({ scenario: s.title, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
-      if (args.single) {
-        // the latency of one caller alone
-        for (const t of targets) res[t.name] = await measure(t, body, { ...load, connections: 1 });
-        rows.push({ scenario: `${s.title}, 1 connection`, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
-      }
+      if (s.id === 'recall' && targets.length === 2) recallAt10 = await compareRecall(targets, data);
+      for (const t of targets) res[t.name] = await measure(t, body, { ...load, connections: s.connections ?? load.connections });
+      rows.push({ scenario: s.title, connections: s.connections ?? load.connections, firstRequestMs: firstMs, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
       console.log(`done ${s.title}`);
     }
     const fan: Record<string, FanOutResult | string> = {};
@@ -159,12 +167,32 @@ async function main(): Promise<void> {
         } else fan.redis = 'skipped: REDIS_URL is not set';
       }
     }
-    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, fanOut: fan, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
+    const index = await gql.stats();
+    const recallIndex = {
+      vectors: index.indexVectors ?? 0,
+      mb: (index.indexBytes ?? 0) / 2 ** 20,
+      mbPerMillionVectors: index.indexVectors ? ((index.indexBytes ?? 0) / 2 ** 20) * (1e6 / index.indexVectors) : null,
+    };
+    let noisy: NoisyResult | undefined;
+    if (!args.only.length || args.only.includes('noisy-tenant')) {
+      const budgeted = await startChild('graphql-budgets', 'graphql-server', { ...baseEnv, MIGRATE_ON_START: 'false' });
+      children.push(budgeted);
+      noisy = await runNoisyTenant({
+        budgetedUrl: `http://127.0.0.1:${budgeted.port}/graphql`,
+        unbudgetedUrl: gqlUrl,
+        quietToken: await insertKey(db.url, seeded.otherOrgId, 'VIEWER', 'quiet'),
+        heavyToken: await insertKey(db.url, orgId, 'AGENT', 'heavy'),
+        rate: 20,
+        connections: args.connections,
+        duration: args.duration,
+      });
+    }
+    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, recallAt10, recallIndex, fanOut: fan, noisyTenant: noisy, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
     const dir = join(__dirname, '..', '..', 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${result.date.slice(0, 19).replaceAll(':', '-')}.json`);
     writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
-    console.log('\n' + markdown(result) + `\nwritten to ${file}`);
+    console.log('\n' + markdown(result) + (noisy ? '\n\n' + noisyMarkdown(noisy) : '') + `\nwritten to ${file}`);
   } finally {
     for (const ch of children.reverse()) await ch.stop();
     await db.close();

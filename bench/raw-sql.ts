@@ -120,7 +120,7 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     count(1);
     return (await pool.query(sql, params)).rows;
   };
-  return {
+  const handlers: Record<string, (orgId: string, v: Row) => Promise<unknown>> = {
     viewer: async (orgId, v) => ({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
     episodes: async (orgId, v) => {
       const first = v.first ?? 20;
@@ -151,52 +151,14 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const [sql, params] = rankingQuery(orgId, p, p.queryEmbedding);
       return q(numbered(sql), params);
     },
+    'recall-1': (orgId, v) => handlers.recall(orgId, v),
     // the server's statement (its dimension check included)
     'recall-episodes': async (orgId, v) => {
       const lambda = loadConfig({ DECAY_LAMBDA: process.env.DECAY_LAMBDA }).decayLambda;
       const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: v.agentId, query: v.query, emb: v.emb ?? null, limit: 10, since: null });
       return q(numbered(sql), params);
     },
-    // the same writes in one transaction: lock the episode, number the turn after the last, touch the episode
-    'append-segments': async (orgId, v) => {
-      const c = await pool.connect();
-      try {
-        await c.query('BEGIN');
-        const [ep] = (await c.query('SELECT id FROM episodes WHERE org_id = $1 AND id = $2 FOR UPDATE', [orgId, v.episodeId])).rows;
-        if (!ep) throw new Error('episode not found');
-        await c.query(
-          `INSERT INTO episode_segments (id, org_id, episode_id, seq, role, content, token_estimate, created_at)
-           SELECT gen_random_uuid(), $1, $2, (SELECT coalesce(max(seq), 0) FROM episode_segments WHERE org_id = $1 AND episode_id = $2) + ord, x.role, x.content, ceil(length(x.content) / 4.0), now()
-             FROM ROWS FROM (jsonb_to_recordset($3::jsonb) AS (role text, content text)) WITH ORDINALITY AS x(role, content, ord)`,
-          [orgId, ep.id, JSON.stringify(v.segments)],
-        );
-        await c.query('UPDATE episodes SET updated_at = now() WHERE org_id = $1 AND id = $2', [orgId, ep.id]);
-        await c.query('COMMIT');
-        count(5);
-        return { id: ep.id };
-      } catch (err) {
-        await c.query('ROLLBACK');
-        throw err;
-      } finally {
-        c.release();
-      }
-    },
-    // the episode and its turns in one statement
-    'record-episode': async (orgId, v) => {
-      const i = v.input;
-      const [row] = await q(
-        `WITH e AS (
-           INSERT INTO episodes (id, org_id, created_at, updated_at, agent_id, session_id, title, task, embedding)
-           VALUES (gen_random_uuid(), $1, now(), now(), $2, $3, $4, $5, $6::float8[]) RETURNING id, org_id, created_at),
-         s AS (
-           INSERT INTO episode_segments (id, org_id, episode_id, seq, role, content, token_estimate, created_at)
-           SELECT gen_random_uuid(), e.org_id, e.id, ord, x.role, x.content, ceil(length(x.content) / 4.0), e.created_at
-             FROM e, ROWS FROM (jsonb_to_recordset($7::jsonb) AS (role text, content text)) WITH ORDINALITY AS x(role, content, ord))
-         SELECT id FROM e`,
-        [orgId, i.agentId, i.sessionId, i.title, i.task, `{${i.embedding.join(',')}}`, JSON.stringify(i.segments)],
-      );
-      return row;
-    },
+    'recall-episodes-1': (orgId, v) => handlers['recall-episodes'](orgId, v),
     'memory-context': async (orgId, v) => {
       const i = v.input;
       const max = i.maxCandidates ?? 2000;
@@ -212,5 +174,7 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const entries = foveated(cands, i.query, i.tokenBudget);
       return { entries, tokenEstimate: entries.reduce((a, e) => a + e.token_estimate, 0), policy: 'FOVEATED', candidatesConsidered: cands.length, memoriesSelected: entries.length };
     },
+    'memory-context-1': (orgId, v) => handlers['memory-context'](orgId, v),
   };
+  return handlers;
 }

@@ -4,7 +4,7 @@ import { BENCH_WRITER_AGENT } from './seed';
 export interface BenchData {
   orgId: string;
   agentId: string;
-  /** the agent whose episodes scenario 10 ranks */
+  /** the agent whose episodes scenario 13 ranks */
   recallAgentId: string;
   bankId: string;
   /** a sample of the org's episode ids (scenario 2 and 3 pick from them) */
@@ -14,6 +14,8 @@ export interface BenchData {
   /** the layout fingerprints seeded with corrections */
   fingerprints: string[];
   embeddingDim: number;
+  /** a sample of the bank's fact ids (signals pick from them) */
+  factIds: string[];
 }
 
 export interface Scenario {
@@ -22,6 +24,10 @@ export interface Scenario {
   /** Query / Mutation / Subscription root field; the scenario is skipped when the schema lacks it */
   root: { type: 'Query' | 'Mutation' | 'Subscription'; field: string };
   write: boolean;
+  /** connections of this scenario's load (default: the run's --connections) */
+  connections?: number;
+  /** false: the raw baseline has no such statement; only the GraphQL server is measured */
+  raw?: boolean;
   query: string;
   variables(d: BenchData, i: number): Record<string, unknown>;
 }
@@ -32,6 +38,18 @@ const CONTEXT = `id agentId title createdAt canvasActionCount feedbackCount aggr
   segments { id seq role content tokenEstimate }`;
 
 const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
+
+const MEMORY_CONTEXT = `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`;
+const memoryContextVariables = (d: BenchData, i: number) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } });
+
+const RECALL_EPISODES = `query Bench13($agentId: String!, $query: String!, $emb: [Float!]) { recallEpisodes(agentId: $agentId, query: $query, queryEmbedding: $emb, limit: 10) {
+  episode { id title createdAt } relevance recency baseScore canvasBoost feedbackBoost finalScore } }`;
+const recallEpisodesVariables = (d: BenchData, i: number) => ({ agentId: d.recallAgentId, query: `topic ${i % 50}`, emb: queryEmbedding(d.embeddingDim, i % 100) });
+
+const RECALL = `query Bench7($input: RecallInput!) { recall(input: $input) { fact { id text usefulness } semanticScore usefulnessScore usefulnessSource finalScore } }`;
+export const recallVariables = (d: BenchData, i: number) => ({
+  input: { bankId: d.bankId, query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100), limit: 10, boostByUsefulness: true },
+});
 
 /** A deterministic pseudo-random unit vector (the same i gives the same query in both servers). */
 export function queryEmbedding(dim: number, i: number): number[] {
@@ -108,42 +126,96 @@ export const scenarios: Scenario[] = [
     title: '7 recall with boosting over the fact bank',
     root: { type: 'Query', field: 'recall' },
     write: false,
-    query: `query Bench7($input: RecallInput!) { recall(input: $input) { fact { id text usefulness } semanticScore usefulnessScore usefulnessSource finalScore } }`,
-    variables: (d, i) => ({
-      input: { bankId: d.bankId, query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100), limit: 10, boostByUsefulness: true },
-    }),
+    query: RECALL,
+    variables: (d, i) => recallVariables(d, i),
+  },
+  {
+    id: 'recall-1',
+    title: '7b recall with boosting, one connection (latency)',
+    root: { type: 'Query', field: 'recall' },
+    write: false,
+    connections: 1,
+    query: RECALL,
+    variables: (d, i) => recallVariables(d, i),
   },
   {
     id: 'memory-context',
     title: '8 memoryContext FOVEATED over 2,000 segments',
     root: { type: 'Query', field: 'memoryContext' },
     write: false,
-    query: `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`,
-    variables: (d, i) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } }),
+    query: MEMORY_CONTEXT,
+    variables: (d, i) => memoryContextVariables(d, i),
   },
   {
-    id: 'recall-episodes',
-    title: '10 recallEpisodes with a query embedding over 10,000 episodes',
-    root: { type: 'Query', field: 'recallEpisodes' },
+    id: 'memory-context-1',
+    title: '8b memoryContext FOVEATED, one connection (latency)',
+    root: { type: 'Query', field: 'memoryContext' },
     write: false,
-    query: `query Bench10($agentId: String!, $query: String!, $emb: [Float!]) { recallEpisodes(agentId: $agentId, query: $query, queryEmbedding: $emb, limit: 10) {
-      episode { id title createdAt } relevance recency baseScore canvasBoost feedbackBoost finalScore } }`,
-    variables: (d, i) => ({ agentId: d.recallAgentId, query: `topic ${i % 50}`, emb: queryEmbedding(d.embeddingDim, i % 100) }),
+    connections: 1,
+    query: MEMORY_CONTEXT,
+    variables: (d, i) => memoryContextVariables(d, i),
+  },
+  {
+    id: 'upsert-facts',
+    title: '10 upsertFacts, one new fact with an embedding into the recall bank',
+    root: { type: 'Mutation', field: 'upsertFacts' },
+    write: true,
+    raw: false,
+    query: `mutation Bench10($inputs: [FactInput!]!) { upsertFacts(inputs: $inputs) { id } }`,
+    variables: (d, i) => ({
+      inputs: [{ bankId: d.bankId, text: `bench fact ${i} about topic ${i % 50}`, externalId: `bench-${process.pid}-${i}`, embedding: queryEmbedding(d.embeddingDim, 1000 + i) }],
+    }),
+  },
+  {
+    id: 'submit-signals',
+    title: '11 submitSignals, one signal with a query embedding',
+    root: { type: 'Mutation', field: 'submitSignals' },
+    write: true,
+    raw: false,
+    query: `mutation Bench11($signals: [SignalInput!]!) { submitSignals(signals: $signals) { id usefulness } }`,
+    variables: (d, i) => ({
+      signals: [{ factId: pick(d.factIds, i * 7919), signalType: (['USED', 'IGNORED', 'HELPFUL'] as const)[i % 3], query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100) }],
+    }),
   },
   {
     id: 'append-segments',
-    title: '11 appendSegments, one turn, over many episodes',
+    title: '12 appendSegments, two turns',
     root: { type: 'Mutation', field: 'appendSegments' },
     write: true,
-    query: `mutation Bench11($episodeId: ID!, $segments: [SegmentInput!]!) { appendSegments(episodeId: $episodeId, segments: $segments) { id } }`,
-    variables: (d, i) => ({ episodeId: pick(d.episodeIds, i * 31), segments: [{ role: 'user', content: `turn ${i} about topic-${i % 50} with some words` }] }),
+    raw: false,
+    query: `mutation Bench12($episodeId: ID!, $segments: [SegmentInput!]!) { appendSegments(episodeId: $episodeId, segments: $segments) { id } }`,
+    variables: (d, i) => ({
+      episodeId: pick(d.episodeIds, i * 7919),
+      segments: [
+        { role: 'user', content: `question ${i} about topic ${i % 50}` },
+        { role: 'assistant', content: `answer ${i} with some words to match a query` },
+      ],
+    }),
+  },
+  {
+    id: 'recall-episodes',
+    title: '13 recallEpisodes with a query embedding over 10,000 episodes',
+    root: { type: 'Query', field: 'recallEpisodes' },
+    write: false,
+    query: RECALL_EPISODES,
+    variables: (d, i) => recallEpisodesVariables(d, i),
+  },
+  {
+    id: 'recall-episodes-1',
+    title: '13b recallEpisodes with a query embedding, one connection (latency)',
+    root: { type: 'Query', field: 'recallEpisodes' },
+    write: false,
+    connections: 1,
+    query: RECALL_EPISODES,
+    variables: (d, i) => recallEpisodesVariables(d, i),
   },
   {
     id: 'record-episode',
-    title: '12 recordEpisode with an embedding and 3 segments',
+    title: '14 recordEpisode with an embedding and 3 segments',
     root: { type: 'Mutation', field: 'recordEpisode' },
     write: true,
-    query: `mutation Bench12($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }`,
+    raw: false,
+    query: `mutation Bench14($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }`,
     variables: (d, i) => ({
       input: {
         agentId: BENCH_WRITER_AGENT, sessionId: `writer-${i % 100}`, title: `Episode ${i}`, task: `Explain topic ${i % 50}`, embedding: queryEmbedding(d.embeddingDim, i),

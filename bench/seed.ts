@@ -17,7 +17,7 @@ export interface SeedPlan {
   recallEpisodes: number;
 }
 
-export function seedPlan(scale: number): SeedPlan {
+export function seedPlan(scale: number, overrides: Partial<SeedPlan> = {}): SeedPlan {
   const n = (v: number) => Math.max(1, Math.round(v * scale));
   return {
     orgs: 2,
@@ -31,6 +31,7 @@ export function seedPlan(scale: number): SeedPlan {
     facts: n(100_000),
     embeddingDim: 64,
     recallEpisodes: n(10_000),
+    ...overrides,
   };
 }
 
@@ -197,9 +198,9 @@ async function seedFacts(c: pg.ClientBase, orgId: string, p: SeedPlan): Promise<
  * absent, e.g. the server's first organization); a second organization receives a 10% copy of the
  * episode volume.
  */
-export async function seed(url: string, scale: number, orgId?: string): Promise<SeedResult> {
+export async function seed(url: string, scale: number, orgId?: string, overrides: Partial<SeedPlan> = {}): Promise<SeedResult> {
   const started = Date.now();
-  const plan = seedPlan(scale);
+  const plan = seedPlan(scale, overrides);
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {

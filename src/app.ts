@@ -7,6 +7,7 @@ import { startEmbedded } from './db/embedded';
 import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
+import { FactIndex } from './modules/facts/vectors/fact-index';
 import { ensureFirstOrganization, type FirstStart } from './modules/orgs/bootstrap';
 
 export interface Database {
@@ -51,6 +52,8 @@ export interface App {
   db: Database;
   bus: EventBus;
   firstStart: FirstStart | null;
+  /** recall's in-process fact vectors (null when turned off) */
+  factIndex: FactIndex | null;
   /** drain traffic, then close the bus and the database; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -65,7 +68,8 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       adminToken: config.initAdminToken,
       embedded: db.embedded,
     });
-    const server = await startHttpServer({ config, orm: db.orm, bus, log }, config.port, config.host);
+    const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log) : null;
+    const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex }, config.port, config.host);
     // the change log that in-process caches read is kept for an hour
     const pruning = setInterval(() => pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')), 5 * 60_000);
     pruning.unref();
@@ -75,6 +79,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       db,
       bus,
       firstStart,
+      factIndex,
       // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);
       // failures are logged, and the drain still ends
       stop: () =>

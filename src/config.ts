@@ -1,4 +1,37 @@
 import { resolve } from 'node:path';
+import type { Role } from './modules/orgs/role';
+
+/** What one API key (by its role) or one organization may spend. */
+export interface Budget {
+  requestsPerSecond: number;
+  /** complexity points per second (the cost every operation is priced at before it runs) */
+  pointsPerSecond: number;
+  /** requests executing at once on one instance; more wait in line */
+  concurrent: number;
+}
+
+/** Budgets over time: per API key by its role, and per organization for all its keys together. */
+export interface BudgetSettings {
+  roles: Record<Role, Budget>;
+  org: Budget;
+  /** requests that may wait for a slot, per key and per organization, before more are refused */
+  queue: number;
+  /** rates are counted over fixed windows this long (a window admits rate x window) */
+  windowSeconds: number;
+}
+
+export const DEFAULT_BUDGETS: BudgetSettings = {
+  roles: {
+    ADMIN: { requestsPerSecond: 100, pointsPerSecond: 200_000, concurrent: 4 },
+    INTEGRATOR: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4 },
+    OPERATOR: { requestsPerSecond: 100, pointsPerSecond: 80_000, concurrent: 2 },
+    AGENT: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4 },
+    VIEWER: { requestsPerSecond: 50, pointsPerSecond: 80_000, concurrent: 2 },
+  },
+  org: { requestsPerSecond: 500, pointsPerSecond: 400_000, concurrent: 8 },
+  queue: 100,
+  windowSeconds: 1,
+};
 
 /** Every setting of the service, read from the environment in this one place. */
 export interface Config {
@@ -22,7 +55,20 @@ export interface Config {
   keyRecheckMs: number;
   /** per-day decay rate of recency and usefulness scores */
   decayLambda: number;
-  /** heap the memoryContext candidate cache may hold, in MB (0: no cache) */
+  /** memory for recall's in-process fact vectors, in MiB (0: PostgreSQL ranks every recall alone) */
+  recallIndexMaxMb: number;
+  /** bytes of string and JSON values one response may carry before it is refused */
+  maxResponseBytes: number;
+  budgets: BudgetSettings;
+  /** WebSockets open at once per API key, and operations (subscriptions, queries in flight) open at once per key over all its sockets; per instance */
+  wsSocketsPerKey: number;
+  wsSubscriptionsPerKey: number;
+  /** when set, `/metrics` requires `Authorization: Bearer <metricsToken>` */
+  metricsToken: string | null;
+  /** when set, `/metrics` is served on its own listener (metricsHost:metricsPort) instead of the API port */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** heap the memoryContext candidate cache may hold, in MiB (0: no cache) */
   memoryCacheMaxMb: number;
 }
 
@@ -77,6 +123,30 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return v;
 }
 
+/** `requests/s,points/s,concurrent`, e.g. `200,50000,4` */
+function budget(env: Env, name: string, def: Budget): Budget {
+  const v = str(env, name);
+  if (v === null) return def;
+  const parts = v.split(',').map((p) => p.trim());
+  if (parts.length !== 3 || !parts.every((p) => /^[1-9]\d{0,9}$/.test(p))) {
+    throw new ConfigError(name, `expected three positive integers "requests/s,points/s,concurrent", got "${v}"`);
+  }
+  const [requestsPerSecond, pointsPerSecond, concurrent] = parts.map(Number);
+  return { requestsPerSecond, pointsPerSecond, concurrent };
+}
+
+function budgets(env: Env): BudgetSettings {
+  const roles = Object.fromEntries(
+    Object.entries(DEFAULT_BUDGETS.roles).map(([role, def]) => [role, budget(env, `BUDGET_${role}`, def)]),
+  ) as BudgetSettings['roles'];
+  return {
+    roles,
+    org: budget(env, 'BUDGET_ORG', DEFAULT_BUDGETS.org),
+    queue: int(env, 'BUDGET_QUEUE', DEFAULT_BUDGETS.queue, 0, 100_000),
+    windowSeconds: int(env, 'BUDGET_WINDOW_SECONDS', DEFAULT_BUDGETS.windowSeconds, 1, 3600),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -93,6 +163,9 @@ export function loadConfig(env: Env = process.env): Config {
     throw new ConfigError('INIT_ADMIN_TOKEN', 'must be at least 32 characters');
   }
   if (initOrgName !== null && initOrgName.length > 200) throw new ConfigError('INIT_ORG_NAME', 'at most 200 characters');
+
+  const metricsToken = str(env, 'METRICS_TOKEN');
+  if (metricsToken !== null && metricsToken.length < 16) throw new ConfigError('METRICS_TOKEN', 'must be at least 16 characters');
 
   const replicas = str(env, 'DATABASE_REPLICA_URLS');
   const replicaUrls = (replicas ?? '')
@@ -117,6 +190,14 @@ export function loadConfig(env: Env = process.env): Config {
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
-    memoryCacheMaxMb: int(env, 'MEMORY_CACHE_MAX_MB', 256, 0, 1_000_000),
+    recallIndexMaxMb: int(env, 'RECALL_INDEX_MAX_MB', 1024, 0, 1_048_576),
+    maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
+    budgets: budgets(env),
+    wsSocketsPerKey: int(env, 'WS_SOCKETS_PER_KEY', 100, 1, 1_000_000),
+    wsSubscriptionsPerKey: int(env, 'WS_SUBSCRIPTIONS_PER_KEY', 500, 1, 10_000_000),
+    metricsToken,
+    metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
+    metricsHost: str(env, 'METRICS_HOST') ?? '127.0.0.1',
+    memoryCacheMaxMb: int(env, 'MEMORY_CACHE_MAX_MB', 256, 0, 1_048_576),
   };
 }

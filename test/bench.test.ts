@@ -81,8 +81,8 @@ describe('benchmark smoke run (scale 0.01)', () => {
     return { status: res.status, json: (await res.json()) as any };
   };
 
-  it('answers every scenario from the raw baseline', async () => {
-    for (const s of scenarios) {
+  it('answers every scenario from the raw baseline (those it has)', async () => {
+    for (const s of scenarios.filter((x) => x.raw !== false)) {
       const before = raw.statements();
       const { status, json } = await post(s.id, { query: s.query, variables: s.variables(data, 1) });
       expect({ id: s.id, status, errors: json.errors }).toEqual({ id: s.id, status: 200, errors: undefined });
@@ -173,10 +173,12 @@ describe('benchmark smoke run (scale 0.01)', () => {
     // authentication + the scenario's own: what the benchmark table reports per request
     const expected: Record<string, number> = {
       viewer: 1, episodes: 5, episode: 5, 'feedback-spread': 2, 'feedback-hot': 2, 'few-shot': 2, analytics: 4,
-      recall: 3, // + the organization's embedding dimension, which the raw baseline takes as given
+      // once the bank is in the vector index: the candidates read with the organization's change log
+      // (and its embedding dimension, which the raw baseline takes as given) in one statement
+      recall: 2, 'recall-1': 2,
       'memory-context': 2,
-      'recall-episodes': 2,
-      'append-segments': 8, // + begin, lock, next seq, insert, touch, commit
+      'upsert-facts': 7, 'submit-signals': 12, 'append-segments': 8,
+      'memory-context-1': 2, 'recall-episodes': 2, 'recall-episodes-1': 2,
       'record-episode': 8, // + begin, dimension, episode, segments, session links, commit
     };
     const server = await startTestServer({ dbUrl: url });
@@ -188,10 +190,13 @@ describe('benchmark smoke run (scale 0.01)', () => {
     };
     try {
       const counts: Record<string, number> = {};
+      // the first recall of a bank reads it into the vector index
+      await run(scenarios.find((s) => s.id === 'recall')!.query, scenarios.find((s) => s.id === 'recall')!.variables(data, 1));
       for (const s of scenarios) counts[s.id] = await run(s.query, s.variables(data, 2));
       expect(counts).toEqual(expected);
-      const episodes = scenarios.find((s) => s.id === 'episodes')!;
-      expect([await run(episodes.query, { first: 1 }), await run(episodes.query, { first: 100 })]).toEqual([5, 5]);
+      // a page of 100 fits the cost limit when its context lists ask for 10 items instead of their default 100
+      const episodes = scenarios.find((s) => s.id === 'episodes')!.query.replace(/(canvasContext|feedbackContext|segments) \{/g, '$1(limit: 10) {');
+      expect([await run(episodes, { first: 1 }), await run(episodes, { first: 100 })]).toEqual([5, 5]);
     } finally {
       await server.close();
     }

@@ -12,6 +12,11 @@ describe('checked-in artefacts', () => {
     expect(readFileSync(join(projectRoot, 'schema.graphql'), 'utf8')).toBe(printAppSchema());
   });
 
+  it('the recall kernel equals its WebAssembly text (run `npm run kernel:build`)', async () => {
+    const { compileKernel } = await import('../scripts/build-kernel.mjs');
+    expect(readFileSync(join(projectRoot, 'src/modules/facts/vectors/dot-kernel.wasm.ts'), 'utf8')).toBe(await compileKernel());
+  });
+
   it('every type, field and argument of the schema has a description', () => {
     const sdl = printAppSchema();
     const { buildSchema } = require('graphql') as typeof import('graphql');

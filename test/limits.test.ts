@@ -27,6 +27,7 @@ async function stillServes() {
 describe('query limits over HTTP', () => {
   it('refuses a depth-20 query', async () => {
     const r = await gql(s.url, deepQuery(20), {}, token);
+    expect(r.status).toBe(400);
     expect(r.errors?.some((e) => /depth 20 exceeds the limit of 12/.test(e.message) && e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED')).toBe(true);
     expect(r.data ?? null).toBeNull();
     await stillServes();
@@ -34,6 +35,7 @@ describe('query limits over HTTP', () => {
 
   it('refuses a 100-alias query and accepts 30', async () => {
     const r = await gql(s.url, aliasQuery(100), {}, token);
+    expect(r.status).toBe(400);
     expect(r.errors?.map((e) => e.message)).toContain('the document uses more than 30 aliases');
     const ok = await gql(s.url, aliasQuery(30), {}, token);
     expect(ok.errors).toBeUndefined();
@@ -55,20 +57,29 @@ describe('query limits over HTTP', () => {
     expect(r.errors?.[0].extensions?.requestId).toEqual(expect.any(String));
   });
 
-  it('prices the same document by its variables each time (page size, @include), refusing only what costs too much', async () => {
-    // an edge costs 3 (edge, node, id) + 5 context lists x 10 x 5 fields = 253; a page of `first`
-    // costs first x that (25,300 for 100); the second copy counts only when included (50,600)
-    const page = `edges { node { id segments { id seq role content tokenEstimate } canvasContext { id canvasType action createdAt canvasId }
-      feedbackContext { id feedbackType score createdAt rating } outputs { id kind content difficulty qualityScore }
-      facts { id text kind status usefulness } } }`;
-    const query = `query Priced($first: Int, $twice: Boolean!) { a: episodes(first: $first) { ${page} } b: episodes(first: $first) @include(if: $twice) { ${page} } }`;
-    const run = (first: number, twice: boolean) => gql(s.url, query, { first, twice }, token);
-    for (const [first, twice, refused] of [[100, false, false], [100, true, true], [1, true, false], [100, true, true], [100, false, false]] as const) {
-      const r = await run(first, twice);
-      if (refused) {
-        expect(codeOf(r), `first ${first}, twice ${twice}`).toBe('GRAPHQL_VALIDATION_FAILED');
-        expect(r.errors?.[0].message).toBe('query complexity 50600 exceeds the limit of 50000');
-      } else expect(r.errors, `first ${first}, twice ${twice}`).toBeUndefined();
+  it('prices the same document by its variables each time (page size, sub-list limit, @include), refusing only what costs too much with HTTP 400', async () => {
+    // an edge costs 2 (node, id) + 5 context lists x limit x 5 fields (a list without a limit
+    // counts its default of 100); a page costs first x that; the second copy counts only when included
+    const list = (name: string, fields: string, extra = '') => `${name}(limit: $n${extra}) { ${fields} }`;
+    const page = `edges { node { id ${list('segments', 'id seq role content tokenEstimate')} ${list('canvasContext', 'id canvasType action createdAt canvasId')}
+      ${list('feedbackContext', 'id feedbackType score createdAt rating')} ${list('outputs', 'id kind content difficulty qualityScore')}
+      ${list('facts', 'id text kind status usefulness')} } }`;
+    const query = `query Priced($first: Int, $n: Int, $twice: Boolean!) { a: episodes(first: $first) { ${page} } b: episodes(first: $first) @include(if: $twice) { ${page} } }`;
+    const cases: [first: number, n: number | null, twice: boolean, cost: number][] = [
+      [100, 10, false, 25_200],
+      [100, 10, true, 50_400],
+      [1, 10, true, 504],
+      [20, null, false, 50_040],
+      [19, null, false, 47_538],
+      [100, 10, false, 25_200],
+    ];
+    for (const [first, n, twice, cost] of cases) {
+      const r = await gql(s.url, query, { first, n, twice }, token);
+      if (cost > 50_000) {
+        expect(r.status, `first ${first}, n ${n}, twice ${twice}`).toBe(400);
+        expect(codeOf(r)).toBe('GRAPHQL_VALIDATION_FAILED');
+        expect(r.errors?.[0].message).toBe(`query complexity ${cost} exceeds the limit of 50000`);
+      } else expect(r.errors, `first ${first}, n ${n}, twice ${twice}`).toBeUndefined();
     }
   });
 

@@ -3,19 +3,10 @@ import { type Memory, selectMemories } from '../src/modules/memory/policies';
 import { MemoryContextDocument } from './generated/graphql';
 import { codeOf, fieldOf, gql, gqlOk } from './helpers/client';
 import { type Entry, foveated, mixedPolicy, recentPolicy, relevantPolicy } from './memory-reference';
+import { seededRandom } from './helpers/random';
 import { startTestServer, type TestServer } from './helpers/server';
 
-// a small deterministic PRNG so failures reproduce
-function prng(seed: number) {
-  let x = seed >>> 0;
-  return () => {
-    x = (x + 0x6d2b79f5) >>> 0;
-    let t = x;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const prng = seededRandom;
 const VOCAB = ['postgres', 'database', 'Index', 'slow', 'query', 'auth', 'token', 'login', 'cache', 'redis', 'the', 'a', 'is', 'DATABASE', 'tuning'];
 
 describe('memory policies against the seed 003 reference', () => {

@@ -1,8 +1,9 @@
 import { badInput } from './errors';
+import { isUuid } from './ids';
 
-/** A keyset position: the sort value (ISO time or number) and the id that breaks ties. */
+/** A keyset position: the sort time (UTC, microseconds) and the id that breaks ties. */
 export interface CursorPosition {
-  sortValue: string | number;
+  sortValue: string;
   id: string;
 }
 
@@ -11,17 +12,28 @@ export function encodeCursor(p: CursorPosition): string {
   return Buffer.from(JSON.stringify([p.sortValue, p.id]), 'utf8').toString('base64url');
 }
 
-/** Decodes `after`; a malformed cursor is BAD_USER_INPUT on `field`. */
+// the sort key exactly as the keyset statement writes it (`timeSortKey`), years 1..9999
+const SORT_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.\d{6}Z$/;
+
+/** A sort time PostgreSQL will take: the keyset format, and a real day and time of day. */
+function isSortTime(v: unknown): v is string {
+  const m = typeof v === 'string' ? SORT_TIME.exec(v) : null;
+  if (!m) return false;
+  const [year, month, day, hour, minute, second] = m.slice(1).map(Number);
+  const date = new Date(0);
+  date.setUTCFullYear(year, month - 1, day); // unlike Date.UTC, keeps years 1..99 as they are
+  return year >= 1 && date.getUTCMonth() === month - 1 && date.getUTCDate() === day && hour < 24 && minute < 60 && second < 60;
+}
+
+/** Decodes `after`; anything but a cursor this API wrote is BAD_USER_INPUT on `field`, before any SQL. */
 export function decodeCursor(cursor: string, field = 'after'): CursorPosition {
+  let v: unknown;
   try {
-    const v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
-    if (Array.isArray(v) && v.length === 2 && (typeof v[0] === 'string' || typeof v[0] === 'number') && typeof v[1] === 'string' && /^[0-9a-f-]{36}$/i.test(v[1])) {
-      if (typeof v[0] === 'string' && Number.isNaN(Date.parse(v[0]))) throw new Error('bad time');
-      return { sortValue: v[0], id: v[1] };
-    }
+    v = JSON.parse(Buffer.from(cursor, 'base64url').toString('utf8'));
   } catch {
-    // fall through
+    v = null;
   }
+  if (Array.isArray(v) && v.length === 2 && isSortTime(v[0]) && typeof v[1] === 'string' && isUuid(v[1])) return { sortValue: v[0], id: v[1] };
   throw badInput(field, `${field} is not a cursor returned by this API`);
 }
 

@@ -7,11 +7,18 @@ export type ErrorCode =
   | 'CONFLICT'
   | 'PAYLOAD_TOO_LARGE'
   | 'RATE_LIMITED'
+  | 'RESPONSE_TOO_LARGE'
+  | 'SERVICE_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {
   UNAUTHENTICATED: 401,
+  RESPONSE_TOO_LARGE: 400,
+  SERVICE_UNAVAILABLE: 503,
 };
+
+/** The HTTP status a response with an error of this code answers with (200 when none is set). */
+export const httpStatusOf = (code: unknown): number | undefined => HTTP_STATUS[code as ErrorCode];
 
 /**
  * An expected failure. Services throw these; the GraphQL layer turns them into errors with
@@ -28,7 +35,7 @@ export class AppError extends Error {
   }
 
   get httpStatus(): number | undefined {
-    return HTTP_STATUS[this.code];
+    return httpStatusOf(this.code);
   }
 }
 

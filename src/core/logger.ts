@@ -1,4 +1,5 @@
 import pino, { type DestinationStream, type Logger } from 'pino';
+import { serializeError } from './log-errors';
 import { currentRequestScope } from './request-scope';
 
 export type { Logger };
@@ -15,6 +16,7 @@ export function createLogger(level: string, destination: 1 | 2 | DestinationStre
         return scope ? { requestId: scope.requestId } : {};
       },
       formatters: { level: (label) => ({ level: label }) },
+      serializers: { err: serializeError },
     },
     typeof destination === 'number' ? pino.destination({ fd: destination, sync: destination === 2 }) : destination,
   );

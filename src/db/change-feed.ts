@@ -62,6 +62,12 @@ export class ChangeCursor {
     return [orgId, topic, this.horizon.toString()];
   }
 
+  /** Whether a read of `columns` shows changes not seen before (the cursor does not move). */
+  hasUnseen(row: { changes: ChangeRow[] | string }): boolean {
+    const changes: ChangeRow[] = typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes;
+    return changes.some((c) => !this.seen.has(c.id));
+  }
+
   /** Takes a read of `columns`: returns the keys of changes not seen before and moves the horizon. */
   advance(row: { xmin: string; changes: ChangeRow[] | string }): string[] {
     const changes: ChangeRow[] = typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes;

@@ -71,7 +71,8 @@ export async function startEmbedded(dataDir: string, port: number, log: Logger):
     port,
     persistent: true,
     createPostgresUser: true,
-    postgresFlags: ['-c', 'listen_addresses=127.0.0.1'],
+    // the server's own log (debug level here) names no statement and no detail: no values in logs
+    postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'log_min_error_statement=panic', '-c', 'log_error_verbosity=terse'],
     onLog: (m: unknown) => log.debug({ postgres: String(m).trim() }),
     onError: (m: unknown) => log.debug({ postgres: String(m).trim() }),
   });

@@ -16,6 +16,9 @@ export interface OrmSettings {
   onQuery?: (sql: string) => void;
 }
 
+const knexLog = (logger: Logger | undefined, level: 'warn' | 'error' | 'debug') => (message: unknown) =>
+  logger?.[level]({ driver: typeof message === 'string' ? message : String(message) }, 'database driver');
+
 /** The MikroORM options shared by the server, the CLI, the migration tools and the tests. */
 export function ormOptions(s: OrmSettings): Options {
   return {
@@ -26,6 +29,12 @@ export function ormOptions(s: OrmSettings): Options {
     discovery: { warnWhenNoEntities: false },
     extensions: [Migrator],
     pool: { min: 0, max: s.poolMax ?? 10 },
+    driverOptions: {
+      // a database that does not answer fails new connections after 5 s instead of hanging requests
+      connection: { connectionTimeoutMillis: 5_000 },
+      // the driver's own warnings (a dropped connection) as JSON log lines, not console output
+      log: { warn: knexLog(s.logger, 'warn'), error: knexLog(s.logger, 'error'), deprecate: knexLog(s.logger, 'warn'), debug: knexLog(s.logger, 'debug') },
+    },
     // one set of loaders per request; entities are not shared between requests
     allowGlobalContext: false,
     forceUtcTimezone: true,

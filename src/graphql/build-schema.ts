@@ -4,13 +4,15 @@ import { createPubSub } from '@graphql-yoga/subscription';
 import { buildSchemaSync } from 'type-graphql';
 import { resolvers } from '../modules';
 import { authChecker } from './auth-checker';
+import { guardResponseSize } from './response-size';
 import { DateTimeScalar } from './scalars';
 
 let built: GraphQLSchema | undefined;
 
 /** The executable schema, built once per process from the type-graphql classes. */
 export function buildAppSchema(): GraphQLSchema {
-  built ??= buildSchemaSync({
+  if (built) return built;
+  built = buildSchemaSync({
     resolvers,
     authChecker,
     authMode: 'error',
@@ -20,6 +22,7 @@ export function buildAppSchema(): GraphQLSchema {
     // serves several server instances in a process; type-graphql still insists on a pubSub here
     pubSub: createPubSub(),
   });
+  guardResponseSize(built);
   return built;
 }
 

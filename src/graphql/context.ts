@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
+import { isDatabaseUnavailable } from '../db/unavailable';
 import { authenticate, type Viewer } from '../modules/orgs/orgs.service';
 import type { Context } from './context.type';
+import { unavailableError } from './errors';
 import { Loaders } from './loaders';
 import type { Services } from './services';
 
@@ -24,11 +26,20 @@ const readerOf = (services: Services): EntityManager => {
   return em;
 };
 
-/** Looks up the caller of an Authorization value; throws UNAUTHENTICATED when it is not a valid key. */
+/**
+ * Looks up the caller of an Authorization value; throws UNAUTHENTICATED when it is not a valid key,
+ * SERVICE_UNAVAILABLE (HTTP 503) when the database cannot be reached to tell.
+ */
 export async function viewerFor(services: Services, authorization: unknown): Promise<Viewer> {
   const token = bearerToken(authorization);
   if (!token) throw unauthenticatedError('an API key is required: send "Authorization: Bearer <token>"');
-  const viewer = await authenticate(readerOf(services), token);
+  let viewer: Viewer | null;
+  try {
+    viewer = await authenticate(readerOf(services), token);
+  } catch (err) {
+    if (isDatabaseUnavailable(err)) throw unavailableError();
+    throw err;
+  }
   if (!viewer) throw unauthenticatedError('the API key is unknown or revoked');
   return viewer;
 }

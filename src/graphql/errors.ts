@@ -1,7 +1,27 @@
-import { GraphQLError, type GraphQLFormattedError } from 'graphql';
-import { AppError } from '../core/errors';
+import { type ASTNode, GraphQLError, type GraphQLFormattedError } from 'graphql';
+import { AppError, httpStatusOf } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { currentRequestScope } from '../core/request-scope';
+import { isDatabaseUnavailable } from '../db/unavailable';
+
+/** A broken query limit: `GRAPHQL_VALIDATION_FAILED`, HTTP 400 (the same as the standard rules). */
+export const limitError = (message: string, node?: ASTNode) =>
+  new GraphQLError(message, { nodes: node, extensions: { code: 'GRAPHQL_VALIDATION_FAILED', http: { status: 400 } } });
+
+/** The HTTP status of a response from its errors' codes (`SERVICE_UNAVAILABLE` 503, ...); undefined leaves it as it is. */
+export function responseStatus(errors: readonly GraphQLFormattedError[] | undefined): number | undefined {
+  const statuses = (errors ?? []).map((e) => httpStatusOf(e.extensions?.code)).filter((s): s is number => s !== undefined);
+  return statuses.length ? Math.max(...statuses) : undefined;
+}
+
+const UNAVAILABLE = 'the database is unavailable right now; retry with backoff (writes with the same idempotencyKey)';
+
+/** The database cannot be reached: `SERVICE_UNAVAILABLE`, HTTP 503, safe to retry. */
+export const unavailableError = () => new GraphQLError(UNAVAILABLE, { extensions: { code: 'SERVICE_UNAVAILABLE', http: { status: 503 } } });
+
+/** Bad input found before execution: `BAD_USER_INPUT` naming the input path, HTTP 400. */
+export const badInputError = (field: string | undefined, message: string) =>
+  new GraphQLError(message, { extensions: { code: 'BAD_USER_INPUT', ...(field ? { field } : {}), http: { status: 400 } } });
 
 /** Codes that GraphQL itself (parse, validate, coerce) produces and that are safe to show. */
 const PASS_THROUGH = new Set([
@@ -18,6 +38,7 @@ const PASS_THROUGH = new Set([
   'CONFLICT',
   'PAYLOAD_TOO_LARGE',
   'RATE_LIMITED',
+  'SERVICE_UNAVAILABLE',
 ]);
 
 // `Variable "$input" got invalid value 7 at "input.rating"; ...` -> input.rating
@@ -70,7 +91,8 @@ export function formatGraphQLError(error: unknown, opts: ErrorFormatting, reques
   if (gql && original instanceof GraphQLError && typeof code === 'string' && PASS_THROUGH.has(code)) {
     const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
     const field = (gql.extensions.field as string | undefined) ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? fieldOf(gql.message) : undefined);
-    return { ...base, message, extensions: { code, ...(field ? { field } : {}), requestId } };
+    const retryAfterMs = code === 'RATE_LIMITED' ? gql.extensions.retryAfterMs : undefined;
+    return { ...base, message, extensions: { code, ...(field ? { field } : {}), ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}), requestId } };
   }
 
   // graphql-js errors before execution (coercion, validation on WebSocket) carry no code and no path
@@ -78,6 +100,11 @@ export function formatGraphQLError(error: unknown, opts: ErrorFormatting, reques
     const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
     const field = fieldOf(gql.message);
     return { ...base, message, extensions: { code: field ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED', ...(field ? { field } : {}), requestId } };
+  }
+
+  if (isDatabaseUnavailable(original)) {
+    opts.log.warn({ err: original, path: gql?.path }, 'database unavailable');
+    return { ...base, message: UNAVAILABLE, extensions: { code: 'SERVICE_UNAVAILABLE', requestId } };
   }
 
   opts.log.error({ err: original, path: gql?.path }, 'unexpected error');

@@ -1,58 +1,56 @@
 import {
-  type ASTNode,
   type ASTVisitor,
   type DocumentNode,
-  type FragmentDefinitionNode,
+  getOperationAST,
+  getVariableValues,
   GraphQLError,
   type GraphQLSchema,
-  Kind,
-  type SelectionSetNode,
-  TypeInfo,
+  Lexer,
+  Source,
+  TokenKind,
   type ValidationContext,
-  visit,
-  visitWithTypeInfo,
 } from 'graphql';
-import { fieldExtensionsEstimator, getComplexity, simpleEstimator } from 'graphql-query-complexity';
 import { LIMITS } from '../core/limits';
+import { checkComplexity } from './complexity';
+import { badInputError, fieldOf, limitError } from './errors';
+import { checkArguments } from './input-guard';
+import { depthsOf } from './walk';
 
 export { LIMITS };
 
-const limitError = (message: string, node?: ASTNode) =>
-  new GraphQLError(message, { nodes: node, extensions: { code: 'GRAPHQL_VALIDATION_FAILED' } });
+const OPENING = new Set<string>([TokenKind.BRACE_L, TokenKind.PAREN_L, TokenKind.BRACKET_L]);
+const CLOSING = new Set<string>([TokenKind.BRACE_R, TokenKind.PAREN_R, TokenKind.BRACKET_R]);
 
-function fragmentsOf(doc: DocumentNode): Map<string, FragmentDefinitionNode> {
-  const map = new Map<string, FragmentDefinitionNode>();
-  for (const d of doc.definitions) if (d.kind === Kind.FRAGMENT_DEFINITION) map.set(d.name.value, d);
-  return map;
-}
-
-function depthOf(set: SelectionSetNode | undefined, fragments: Map<string, FragmentDefinitionNode>, seen: Set<string>): number {
-  if (!set) return 0;
-  let max = 0;
-  for (const sel of set.selections) {
-    if (sel.kind === Kind.FIELD) {
-      max = Math.max(max, sel.selectionSet ? 1 + depthOf(sel.selectionSet, fragments, seen) : 1);
-    } else if (sel.kind === Kind.INLINE_FRAGMENT) {
-      max = Math.max(max, depthOf(sel.selectionSet, fragments, seen));
-    } else {
-      const name = sel.name.value;
-      const frag = fragments.get(name);
-      if (!frag || seen.has(name)) continue; // unknown or cyclic fragments are reported by the standard rules
-      seen.add(name);
-      max = Math.max(max, depthOf(frag.selectionSet, fragments, seen));
-      seen.delete(name);
+/**
+ * Checks the text of a document before it is parsed: at most `LIMITS.tokens` tokens and
+ * `LIMITS.nesting` open brackets. The parser and the validation rules recurse on nesting and on
+ * fragment chains; these bounds keep both far from the stack limit and their work small.
+ */
+export function checkSource(query: string): void {
+  const lexer = new Lexer(new Source(query));
+  let tokens = 0;
+  let depth = 0;
+  try {
+    for (let t = lexer.advance(); t.kind !== TokenKind.EOF; t = lexer.advance()) {
+      tokens += 1;
+      if (tokens > LIMITS.tokens) throw limitError(`the document has more than ${LIMITS.tokens} tokens; pass large values as variables`);
+      if (OPENING.has(t.kind) && ++depth > LIMITS.nesting) throw limitError(`the document nests brackets more than ${LIMITS.nesting} deep`);
+      if (CLOSING.has(t.kind)) depth -= 1;
     }
+  } catch (e) {
+    if (e instanceof GraphQLError && e.extensions.code === 'GRAPHQL_VALIDATION_FAILED') throw e;
+    // a syntax error: the parser reports it
   }
-  return max;
 }
 
 /** Refuses operations nested deeper than `max` fields. */
 export const depthLimit =
   (max: number) =>
   (context: ValidationContext): ASTVisitor => ({
-    OperationDefinition(node) {
-      const depth = depthOf(node.selectionSet, fragmentsOf(context.getDocument()), new Set());
-      if (depth > max) context.reportError(limitError(`query depth ${depth} exceeds the limit of ${max}`, node));
+    Document(doc) {
+      for (const [name, depth] of depthsOf(doc).value) {
+        if (depth > max) context.reportError(limitError(`query depth ${depth} exceeds the limit of ${max}`, getOperationAST(doc, name) ?? undefined));
+      }
     },
   });
 
@@ -77,61 +75,22 @@ export const aliasLimit =
 export const limitRules = [depthLimit(LIMITS.depth), aliasLimit(LIMITS.aliases)];
 
 /**
- * The variables a document's cost can depend on: those passed to arguments of fields that have a
- * complexity estimator (page sizes) and to directives (`@include`, `@skip`). Other variables
- * (ids, texts, inputs of fields without an estimator) never change the cost.
+ * What every operation goes through after validation, on HTTP and WebSocket alike: its variables
+ * are coerced (a bad one is `BAD_USER_INPUT` naming it), every argument is checked (input
+ * hygiene), and its cost is held to the limit. Throws a GraphQL error carrying its HTTP status;
+ * returns the cost. Nothing has run yet, so a refused operation changes nothing.
  */
-function costVariables(schema: GraphQLSchema, document: DocumentNode): string[] {
-  const names = new Set<string>();
-  const typeInfo = new TypeInfo(schema);
-  const collect = (node: ASTNode) =>
-    visit(node, {
-      Variable(v) {
-        names.add(v.name.value);
-      },
-    });
-  visit(
-    document,
-    visitWithTypeInfo(typeInfo, {
-      Field(node) {
-        if (typeInfo.getFieldDef()?.extensions?.complexity !== undefined) for (const a of node.arguments ?? []) collect(a);
-      },
-      Directive(node) {
-        collect(node);
-      },
-    }),
-  );
-  return [...names].sort();
-}
-
-interface CostCache {
-  variables: string[];
-  costs: Map<string, number>;
-}
-/** Costs per document (documents are cached and reused by Apollo, and by the WebSocket path below). */
-const costCache = new WeakMap<DocumentNode, CostCache>();
-const COSTS_PER_DOCUMENT = 256;
-
-/** Throws a validation error when the operation costs more than the limit; returns the cost. */
-export function checkComplexity(schema: GraphQLSchema, query: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number {
-  let cache = costCache.get(query);
-  if (!cache) {
-    cache = { variables: costVariables(schema, query), costs: new Map() };
-    costCache.set(query, cache);
+export function checkOperation(schema: GraphQLSchema, document: DocumentNode, rawVariables: Record<string, unknown> | null | undefined, operationName?: string | null): number {
+  const operation = getOperationAST(document, operationName);
+  if (!operation) return 0; // execution reports the missing or ambiguous operation
+  const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {}, { maxErrors: 1 });
+  if (coerced.errors) throw badInputError(fieldOf(coerced.errors[0].message), coerced.errors[0].message);
+  try {
+    checkArguments(schema, document, operation, coerced.coerced);
+  } catch (e) {
+    // an argument graphql-js itself cannot coerce (e.g. a required variable given null)
+    if (e instanceof GraphQLError && e.extensions.code === undefined) throw badInputError(fieldOf(e.message), e.message);
+    throw e;
   }
-  const key = JSON.stringify([operationName ?? null, ...cache.variables.map((v) => variables?.[v] ?? null)]);
-  let cost = cache.costs.get(key);
-  if (cost === undefined) {
-    cost = getComplexity({
-      schema,
-      query,
-      variables: variables ?? {},
-      operationName: operationName ?? undefined,
-      estimators: [fieldExtensionsEstimator(), simpleEstimator({ defaultComplexity: 1 })],
-    });
-    if (cache.costs.size >= COSTS_PER_DOCUMENT) cache.costs.clear();
-    cache.costs.set(key, cost);
-  }
-  if (cost > LIMITS.complexity) throw limitError(`query complexity ${cost} exceeds the limit of ${LIMITS.complexity}`);
-  return cost;
+  return checkComplexity(schema, document, operation, coerced.coerced);
 }

@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { EventBus } from '../core/event-bus';
 import type { Logger } from '../core/logger';
+import type { FactIndex } from '../modules/facts/vectors/fact-index';
 
 /** Process-wide parts a resolver may need besides its request context. */
 export interface Services {
@@ -9,4 +10,6 @@ export interface Services {
   orm: MikroORM;
   bus: EventBus;
   log: Logger;
+  /** recall's in-process fact vectors; null when the setting turns them off */
+  factIndex: FactIndex | null;
 }

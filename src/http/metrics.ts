@@ -1,9 +1,14 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 
+/** Operation names past this length, or beyond this many distinct names, are counted as `other`. */
+export const OPERATION_LABELS = { maxLength: 64, maxDistinct: 100 } as const;
+
 /** Prometheus metrics of one server instance (own registry, so several instances can share a process). */
 export class Metrics {
   readonly registry = new Registry();
+  // operation names are chosen by clients: the label set stays bounded whatever they send
+  private readonly operationNames = new Set<string>();
   readonly requests = new Counter({
     name: 'graphql_operations_total',
     help: 'GraphQL operations by name, transport and outcome',
@@ -25,6 +30,12 @@ export class Metrics {
   });
   readonly subscriptions = new Gauge({ name: 'graphql_subscriptions_open', help: 'Open GraphQL subscriptions', registers: [this.registry] });
   readonly sockets = new Gauge({ name: 'graphql_websockets_open', help: 'Open graphql-ws connections', registers: [this.registry] });
+  readonly budgetRefusals = new Counter({
+    name: 'budget_refusals_total',
+    help: 'Requests and WebSocket operations refused as over a budget, by whose budget (key, org) and which (requests, points, concurrency)',
+    labelNames: ['scope', 'budget'] as const,
+    registers: [this.registry],
+  });
 
   constructor(orm: MikroORM) {
     collectDefaultMetrics({ register: this.registry });
@@ -44,7 +55,16 @@ export class Metrics {
     });
   }
 
-  observe(operation: string, transport: 'http' | 'ws', seconds: number, ok: boolean): void {
+  /** The label of an operation name: itself while it is short and among the first distinct names seen, else `other`. */
+  operationLabel(name: string): string {
+    if (this.operationNames.has(name)) return name;
+    if (name.length > OPERATION_LABELS.maxLength || this.operationNames.size >= OPERATION_LABELS.maxDistinct) return 'other';
+    this.operationNames.add(name);
+    return name;
+  }
+
+  observe(name: string, transport: 'http' | 'ws', seconds: number, ok: boolean): void {
+    const operation = this.operationLabel(name);
     this.requests.inc({ operation, transport, outcome: ok ? 'ok' : 'error' });
     this.duration.observe({ operation, transport }, seconds);
   }

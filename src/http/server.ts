@@ -11,10 +11,16 @@ import { migrationsApplied } from '../db/orm';
 import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
-import { formatGraphQLError } from '../graphql/errors';
-import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
+import { formatGraphQLError, responseStatus } from '../graphql/errors';
+import { collapseTooLarge } from '../graphql/response-size';
+import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
+import { documentLimits } from './document-limits';
+import { BudgetDoor } from './budget-door';
+import { admitHttpRequest, budgetPlugin } from './budget-guard';
+import { Budgets, budgetStore, type OverBudget } from './budgets';
 import { Metrics } from './metrics';
+import { mountMetrics } from './metrics-endpoint';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
 export interface RunningServer {
@@ -22,6 +28,9 @@ export interface RunningServer {
   port: number;
   url: string;
   metrics: Metrics;
+  /** the separate `/metrics` listener, when METRICS_PORT is set */
+  metricsUrl: string | null;
+  budgets: Budgets;
   ws: GraphqlWsServer;
   /** drains HTTP and WebSocket traffic; safe to call more than once */
   stop(): Promise<void>;
@@ -31,7 +40,7 @@ function errorBody(status: number, code: string, message: string) {
   return { status, body: { errors: [{ message, extensions: { code, requestId: currentRequestScope()?.requestId } }] } };
 }
 
-/** Apollo plugin: complexity limit and per-operation metrics. */
+/** Apollo plugin: the document and operation limits, and per-operation metrics. */
 function operationPlugin(metrics: Metrics): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
@@ -42,13 +51,13 @@ function operationPlugin(metrics: Metrics): ApolloServerPlugin<Context> {
           operation = operationName ?? 'anonymous';
           const scope = currentRequestScope();
           if (scope) scope.operationName = operation;
-          try {
-            checkComplexity(schema, document, request.variables, operationName);
-          } catch (e) {
-            if ((e as { extensions?: { code?: string } }).extensions?.code === 'GRAPHQL_VALIDATION_FAILED') throw e;
-          }
+          checkOperation(schema, document, request.variables, operationName);
         },
         async willSendResponse({ response }) {
+          if (response.body.kind === 'single') {
+            response.body.singleResult = collapseTooLarge(response.body.singleResult);
+            response.http.status ??= responseStatus(response.body.singleResult.errors);
+          }
           const ok = response.body.kind === 'single' && !response.body.singleResult.errors?.length;
           metrics.observe(operation, 'http', (performance.now() - started) / 1000, ok);
         },
@@ -65,12 +74,16 @@ export async function startHttpServer(services: Services, port: number, host?: s
   app.disable('x-powered-by');
   const httpServer = createServer(app);
   const metrics = new Metrics(orm);
-  const ws = attachWebSocketServer(httpServer, schema, services, metrics);
+  const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
+  const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
+  const door = new BudgetDoor(refused);
+  const ws = attachWebSocketServer(httpServer, schema, services, metrics, budgets);
   const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');
   void (async () => {
     for await (const { apiKeyId } of revocations) ws.closeForKeys(new Set([apiKeyId]));
   })();
 
+  const formatError = (error: unknown) => formatGraphQLError(error, { production: config.production, log });
   const apollo = new ApolloServer<Context>({
     schema,
     introspection: !config.production,
@@ -79,10 +92,11 @@ export async function startHttpServer(services: Services, port: number, host?: s
     csrfPrevention: true,
     stopOnTerminationSignals: false, // main.ts owns signal handling (drain, then exit 0)
     validationRules: limitRules,
-    formatError: (_formatted, error) => formatGraphQLError(error, { production: config.production, log }),
+    formatError: (_formatted, error) => formatError(error),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
       operationPlugin(metrics),
+      budgetPlugin(budgets, door),
       // no HTTP cache hints are served; the cache-control plugin would wrap every field resolver
       // of the schema (HTTP and WebSocket) with a per-field hook
       ApolloServerPluginCacheControlDisabled(),
@@ -125,17 +139,17 @@ export async function startHttpServer(services: Services, port: number, host?: s
       res.status(503).json({ status: 'database unreachable' });
     }
   });
-  app.get('/metrics', async (_req, res) => {
-    res.setHeader('content-type', metrics.registry.contentType);
-    res.send(await metrics.registry.metrics());
-  });
+  const metricsEndpoint = await mountMetrics(app, metrics, config, log);
 
   app.use(
     '/graphql',
+    door.middleware,
     express.json({ limit: LIMITS.bodyBytes }),
+    documentLimits(formatError),
     expressMiddleware(apollo, {
-      context: async ({ req }) => {
+      context: async ({ req, res }) => {
         const viewer = await viewerFor(services, req.headers.authorization);
+        await admitHttpRequest(budgets, door, viewer, req, res);
         return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
       },
     }),
@@ -166,12 +180,16 @@ export async function startHttpServer(services: Services, port: number, host?: s
     port: actualPort,
     url: `http://127.0.0.1:${actualPort}/graphql`,
     metrics,
+    metricsUrl: metricsEndpoint.url,
+    budgets,
     ws,
     stop: () =>
       (stopping ??= (async () => {
         await revocations.return?.();
         await ws.close();
         await apollo.stop(); // stops accepting, waits for in-flight requests up to the grace period
+        await metricsEndpoint.close();
+        await budgets.close();
       })()),
   };
 }

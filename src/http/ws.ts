@@ -1,6 +1,6 @@
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { type DocumentNode, type ExecutionArgs, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, subscribe, validate } from 'graphql';
+import { type DocumentNode, execute, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, subscribe, validate } from 'graphql';
 import { CloseCode, type Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Gauge } from 'prom-client';
@@ -9,10 +9,13 @@ import { newRequestId } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
-import { checkComplexity, LIMITS, limitRules } from '../graphql/limits';
+import { collapseTooLarge } from '../graphql/response-size';
+import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
+import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
+import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
 import { rootFieldNames, SubscriptionHub } from './subscription-hub';
 
 /**
@@ -37,7 +40,7 @@ export interface GraphqlWsServer {
  * graphql-ws on the HTTP server's `/graphql`: auth in `connection_init`, and the same limits,
  * error shape and per-operation context as HTTP (Apollo's plugins do not run here).
  */
-export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, services: Services, metrics: Metrics): GraphqlWsServer {
+export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, services: Services, metrics: Metrics, budgets: Budgets): GraphqlWsServer {
   const production = services.config.production;
   const rules = [...specifiedRules, ...limitRules, ...(production ? [NoSchemaIntrospectionCustomRule] : [])];
   const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: LIMITS.wsMessageBytes });
@@ -50,6 +53,9 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   new Gauge({ name: 'graphql_subscription_streams_open', help: 'Shared subscription streams (one per distinct operation and organization)', registers: [metrics.registry], collect() { this.set(hub.size); } });
   // the sharing key of a subscriber's operation, when it may share
   const shareKeys = new WeakMap<ExecutionArgs, string>();
+  // sockets and operations per API key; running slots of queries and mutations, freed when they end
+  const caps = new KeyCaps({ socketsPerKey: services.config.wsSocketsPerKey, operationsPerKey: services.config.wsSubscriptionsPerKey });
+  const releases = new WeakMap<ExecutionArgs, () => void>();
   const stateOf = (ctx: WsContext) => {
     const socket = (ctx.extra as { socket: WebSocket }).socket;
     let state = states.get(socket);
@@ -66,6 +72,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       metrics.sockets.dec();
       const state = states.get(socket);
       if (state) metrics.subscriptions.dec(state.operations.size);
+      if (state?.viewer) caps.closeSocket(state.viewer.apiKeyId, state.operations.size);
       states.delete(socket);
     });
   });
@@ -76,9 +83,13 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       connectionInitWaitTimeout: 3_000,
       onConnect: async (ctx) => {
         try {
-          stateOf(ctx).viewer = await viewerFor(services, ctx.connectionParams?.authorization);
+          const viewer = await viewerFor(services, ctx.connectionParams?.authorization);
+          if (!caps.admitSocket(ctx.extra.socket, viewer.apiKeyId)) return false;
+          stateOf(ctx).viewer = viewer;
           return true;
-        } catch {
+        } catch (e) {
+          // the key could not be checked: 1013 Try Again Later, not 4403
+          if (e instanceof GraphQLError && e.extensions.code === 'SERVICE_UNAVAILABLE') ctx.extra.socket.close(1013, 'database unavailable');
           return false; // graphql-ws closes with 4403 Forbidden
         }
       },
@@ -86,23 +97,33 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         // errors returned here reach the client through onError, which formats them
         const state = stateOf(ctx);
         if (!state.viewer) return refuse('not authenticated', 'UNAUTHENTICATED');
-        if (state.operations.size >= LIMITS.subscriptionsPerSocket) {
-          return refuse(`at most ${LIMITS.subscriptionsPerSocket} operations may be open on one socket`, 'GRAPHQL_VALIDATION_FAILED');
-        }
+        // checked again once the budgets have answered: the socket may have closed or filled up meanwhile
+        const noRoom = () =>
+          states.get(ctx.extra.socket) !== state
+            ? refuse('the socket is closed', 'BAD_REQUEST')
+            : state.operations.size >= LIMITS.subscriptionsPerSocket
+              ? refuse(`at most ${LIMITS.subscriptionsPerSocket} operations may be open on one socket`, 'GRAPHQL_VALIDATION_FAILED')
+              : null;
+        const refused = noRoom() ?? (await refuseOperation(caps, budgets, state.viewer));
+        if (refused) return refused;
         let document: DocumentNode;
         try {
+          checkSource(payload.query);
           document = parse(payload.query);
         } catch (e) {
-          return refuse(e instanceof Error ? e.message : 'syntax error', 'GRAPHQL_PARSE_FAILED');
+          if (e instanceof GraphQLError && e.extensions.code) return [e];
+          return refuse(e instanceof GraphQLError ? e.message : 'the document cannot be parsed', 'GRAPHQL_PARSE_FAILED');
         }
         const errors = validate(schema, document, rules);
         if (errors.length > 0) return errors;
         try {
-          checkComplexity(schema, document, payload.variables ?? undefined, payload.operationName);
+          checkOperation(schema, document, payload.variables, payload.operationName);
         } catch (e) {
-          if (e instanceof GraphQLError && e.extensions.code === 'GRAPHQL_VALIDATION_FAILED') return [e];
-          // anything else (e.g. bad variables) is reported by execution itself
+          if (e instanceof GraphQLError) return [e];
+          throw e;
         }
+        const release = await admitOperation(caps, budgets, state.viewer, { schema, document, variables: payload.variables, operationName: payload.operationName }, noRoom);
+        if (Array.isArray(release)) return release;
         const requestId = newRequestId();
         state.operations.add(id);
         metrics.subscriptions.inc();
@@ -114,6 +135,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           operationName: payload.operationName,
           contextValue,
         };
+        releases.set(args, release);
         const roots = rootFieldNames(document, payload.operationName);
         if (roots && roots.size > 0 && [...roots].every((f) => SHARED_SUBSCRIPTIONS.has(f))) {
           // the organization and role are part of the key: no event or result crosses organizations,
@@ -123,6 +145,13 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
         return args;
       },
+      execute: async (args) => {
+        try {
+          return await execute(args);
+        } finally {
+          releases.get(args)?.();
+        }
+      },
       subscribe: (args) => {
         const key = shareKeys.get(args);
         return key === undefined ? subscribe(args) : hub.subscribe(key, args);
@@ -130,16 +159,19 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!('errors' in result) || !result.errors?.length) return result;
         const requestId = (args.contextValue as Context).requestId;
-        return { ...result, errors: format(result.errors, requestId) };
+        return collapseTooLarge({ ...result, errors: format(result.errors, requestId) });
       },
       onError: (_ctx, _id, _payload, errors) => format(errors, newRequestId()),
       onComplete: (ctx, id) => {
         // after the socket closed, its state is gone and its subscriptions were counted down already
         const state = states.get((ctx.extra as { socket: WebSocket }).socket);
-        if (state?.operations.delete(id)) metrics.subscriptions.dec();
+        if (state?.operations.delete(id)) {
+          metrics.subscriptions.dec();
+          if (state.viewer) caps.closeOperation(state.viewer.apiKeyId);
+        }
       },
       onOperation: (_ctx, _id, _payload, args, result) => {
-        const name = args.operationName ?? 'anonymous';
+        const name = getOperationAST(args.document, args.operationName)?.name?.value ?? 'anonymous';
         const started = performance.now();
         // queries and mutations resolve here; subscriptions return an iterator and are counted once
         Promise.resolve(result).then(

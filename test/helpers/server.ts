@@ -4,6 +4,7 @@ import { loadConfig, type Config } from '../../src/config';
 import { createLogger } from '../../src/core/logger';
 import { createApiKey, createOrganization } from '../../src/modules/orgs/orgs.service';
 import type { Role } from '../../src/modules/orgs/role';
+import { UNBOUNDED_BUDGETS } from '../../bench/unbounded';
 import { cloneDatabase } from './db';
 
 export interface TestServer {
@@ -23,11 +24,14 @@ export interface TestServer {
 
 /**
  * A real server (HTTP + WebSocket) on a free port over its own clone of the migrated database.
- * Pass `dbUrl` to start a second instance on the same database.
+ * Pass `dbUrl` to start a second instance on the same database. Budgets over time are out of
+ * reach unless `defaultBudgets` is set or `env` sets them: whether a test that is not about
+ * budgets passes must not depend on how fast the machine sends.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; dbUrl?: string } = {}): Promise<TestServer> {
+export async function startTestServer(opts: { env?: Record<string, string>; dbUrl?: string; defaultBudgets?: boolean } = {}): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await cloneDatabase());
-  const config = loadConfig({ LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: dbUrl, MIGRATE_ON_START: 'false', ...opts.env });
+  const budgets = opts.defaultBudgets ? {} : UNBOUNDED_BUDGETS;
+  const config = loadConfig({ LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: dbUrl, MIGRATE_ON_START: 'false', ...budgets, ...opts.env });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {

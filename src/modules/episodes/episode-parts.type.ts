@@ -2,6 +2,7 @@ import { GraphQLJSON } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../shared/page-info.type';
 import { Episode } from './episode.type';
+import { chargedByConnection } from '../../core/limits';
 
 @ObjectType({ simpleResolvers: true, description: 'One ordered turn of an episode.' })
 export class Segment {
@@ -65,7 +66,7 @@ export class EpisodeEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of episodes, newest first.' })
 export class EpisodeConnection {
-  @Field(() => [EpisodeEdge], { description: 'The episodes of this page.' })
+  @Field(() => [EpisodeEdge], { complexity: chargedByConnection, description: 'The episodes of this page.' })
   edges!: EpisodeEdge[];
 
   @Field(() => PageInfo, { description: 'Where this page ends.' })

@@ -1,6 +1,8 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { listOf } from '../../core/limits';
 import type { Episode as EpisodeEntity } from './episode.entity';
+import { MAX_EXECUTION_IDS } from './episodes.validate';
 
 /**
  * One unit of agent experience. Context lists (`segments`, `outputs`, `facts`, `canvasContext`,
@@ -39,7 +41,7 @@ export class Episode {
   @Field(() => Date, { nullable: true, description: 'When the episode ended, if known.' })
   endedAt!: Date | null;
 
-  @Field(() => [String], { description: 'Execution ids of the runtime (e.g. workflow runs).' })
+  @Field(() => [String], { complexity: listOf(MAX_EXECUTION_IDS), description: 'Execution ids of the runtime (e.g. workflow runs), at most 100.' })
   executionIds!: string[];
 
   @Field(() => Int, { description: 'Number of canvas actions linked to the episode.' })

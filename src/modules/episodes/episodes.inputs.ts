@@ -1,5 +1,6 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int } from 'type-graphql';
+import { MaxLength } from '../../core/input-limits';
 import { CanvasActionEnum, type CanvasAction } from '../canvas/canvas-action';
 
 @InputType({ description: 'One turn of an episode.' })
@@ -8,6 +9,7 @@ export class SegmentInput {
   role!: string;
 
   @Field({ description: 'What was said or done (<= 100,000 characters).' })
+  @MaxLength(100_000)
   content!: string;
 
   @Field(() => Int, { nullable: true, description: 'Tokens of the content; default ceil(characters / 4).' })
@@ -47,6 +49,7 @@ export class RecordEpisodeInput {
   title?: string | null;
 
   @Field(() => String, { nullable: true, description: 'The input question or request (<= 20,000 characters).' })
+  @MaxLength(20_000)
   task?: string | null;
 
   @Field(() => String, { nullable: true, description: 'What the agent meant to do (<= 200 characters).' })

@@ -6,9 +6,9 @@ import type { Fact } from '../facts/fact.type';
 import { groupByEpisode, newestPerEpisode } from '../shared/sub-list';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 
-type Limit = { limit: number | null };
+type Limit = { limit: number };
 
-/** Segments per episode, by seq; with a limit, the newest that many. One statement per request. */
+/** The newest `limit` segments per episode, by seq. One statement per request. */
 export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Segment[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
     const w = newestPerEpisode('seq DESC', limit);
@@ -23,7 +23,7 @@ export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Seg
     );
   });
 
-/** Outputs per episode, oldest first; with a limit, the newest that many. */
+/** The newest `limit` outputs per episode, oldest first. */
 export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, EpisodeOutput[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
     const w = newestPerEpisode('created_at DESC, id DESC', limit);
@@ -47,7 +47,7 @@ export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Epis
     );
   });
 
-/** Facts used per episode, in the order they were linked; with a limit, the newest links. */
+/** The facts of the newest `limit` links per episode, in the order they were linked. */
 export const factsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Fact[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
     const w = newestPerEpisode('ef.created_at DESC, f.id DESC', limit);

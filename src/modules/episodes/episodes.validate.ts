@@ -6,6 +6,8 @@ import { factEmbedding } from '../facts/embedding-dimension';
 import type { OutputInput, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 
 export const SEGMENT_ROLES = ['user', 'assistant', 'system', 'tool', 'event'];
+/** Execution ids one episode may carry. */
+export const MAX_EXECUTION_IDS = 100;
 
 export interface SegmentRow {
   role: string;
@@ -73,7 +75,7 @@ export function checkRecordEpisode(input: RecordEpisodeInput): CheckedEpisode {
   text('input.intent', input.intent, 200);
   text('input.topic', input.topic, 200);
   text('input.blueprint', input.blueprint, 2_000);
-  list('input.executionIds', input.executionIds, 100).forEach((e, i) => text(`input.executionIds.${i}`, e, 200, { required: true }));
+  list('input.executionIds', input.executionIds, MAX_EXECUTION_IDS).forEach((e, i) => text(`input.executionIds.${i}`, e, 200, { required: true }));
   jsonObject('input.generationConfig', input.generationConfig);
   jsonObject('input.metadata', input.metadata);
   factEmbedding('input.embedding', input.embedding);

@@ -3,9 +3,12 @@ import { pgArray } from '../../core/sql';
 import type { Fact as FactEntity } from './fact.entity';
 import { Fact } from './fact.type';
 
+/** The columns of `facts` but the embedding (alias `f`), for reads that take it in binary form. */
+export const FACT_COLUMNS_BUT_EMBEDDING = `f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value,
+  f.status, f.confidence, f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at`;
+
 /** The columns of `facts` every raw query selects (alias `f`). */
-export const FACT_COLUMNS = `f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value,
-  f.status, f.confidence, f.support_count, f.embedding, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at`;
+export const FACT_COLUMNS = `${FACT_COLUMNS_BUT_EMBEDDING}, f.embedding`;
 
 export interface FactRow {
   id: string;

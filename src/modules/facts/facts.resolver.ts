@@ -1,6 +1,6 @@
 import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { parseId } from '../../core/ids';
-import { listCost } from '../../core/limits';
+import { listCost, listPerInput } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
 import { CAN } from '../orgs/role';
 import { loadFactsInOrder } from './fact.rows';
@@ -27,7 +27,7 @@ export class FactsResolver {
   }
 
   @Query(() => [FailedFact], {
-    complexity: ({ args, childComplexity }) => Math.max(1, Number(args.topN ?? 10)) * Math.max(1, childComplexity),
+    complexity: listCost(10),
     description: 'Facts ranked by how many rejected episodes used them (most first).' })
   async failedFacts(
     @Arg('topN', () => Int, { defaultValue: 10, description: 'How many facts, 1..100.' }) topN: number,
@@ -36,7 +36,7 @@ export class FactsResolver {
     return facts.failedFacts(ctx.em, ctx.orgId, topN);
   }
 
-  @Mutation(() => [Fact], { description: 'Creates facts, or updates the fact with the same externalId (fields left out keep their value). Returns them in input order.' })
+  @Mutation(() => [Fact], { complexity: listPerInput('inputs'), description: 'Creates facts, or updates the fact with the same externalId (fields left out keep their value). Returns them in input order.' })
   @Authorized(CAN.agentWrite)
   async upsertFacts(
     @Arg('inputs', () => [FactInput], { description: 'The facts, at most 500.' }) inputs: FactInput[],

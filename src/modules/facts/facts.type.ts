@@ -1,6 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../shared/page-info.type';
 import { Fact } from './fact.type';
+import { chargedByConnection } from '../../core/limits';
 
 @ObjectType({ simpleResolvers: true, description: 'A fact with its cursor.' })
 export class FactEdge {
@@ -13,7 +14,7 @@ export class FactEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of facts, newest first.' })
 export class FactConnection {
-  @Field(() => [FactEdge], { description: 'The facts of this page.' })
+  @Field(() => [FactEdge], { complexity: chargedByConnection, description: 'The facts of this page.' })
   edges!: FactEdge[];
 
   @Field(() => PageInfo, { description: 'Where this page ends.' })

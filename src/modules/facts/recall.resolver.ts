@@ -11,6 +11,6 @@ export class RecallResolver {
     description: 'Facts of a bank ranked for a query by relevance, optionally boosted by usefulness learned from signals.',
   })
   async recall(@Arg('input', () => RecallInput, { description: 'What to recall.' }) input: RecallInput, @Ctx() ctx: Context): Promise<RecalledFact[]> {
-    return recall(ctx.em, ctx.orgId, input);
+    return recall(ctx.em, ctx.orgId, input, ctx.services.factIndex);
   }
 }

@@ -7,7 +7,10 @@ import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { RecallInput } from './facts.inputs';
 import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { normalizeQuery } from './usefulness';
-import { CONTEXT_MATCH_SQL, sqlCosineWith, sqlFinalScore, sqlFloat8, sqlSemanticFromCosine, sqlUsefulnessAt } from './usefulness.sql';
+import { CONTEXT_MATCH_SQL, sqlCosineWith, sqlFinalScore, sqlFloat8, sqlSemanticFromCosine, sqlUsefulnessAt, sumOfSquares } from './usefulness.sql';
+import { candidateIds } from './vectors/candidates';
+import { rankCandidates } from './vectors/exact-rank';
+import type { FactIndex } from './vectors/fact-index';
 
 const MAX_QUERY = 2000;
 
@@ -50,10 +53,16 @@ export function validateRecall(input: RecallInput): Params {
  * built (boosting, a zero `minUsefulness`) shapes it, so no row pays for the rest: usefulness is
  * decayed for every row only when it ranks or filters. Without a common table expression for the
  * inputs, PostgreSQL may scan a large bank with parallel workers.
+ *
+ * With `candidates` (the facts the vector index found able to reach the top `limit`), only they
+ * and the facts without an embedding (ranked by text, found through a partial index) are scored,
+ * with the same expressions.
  */
-export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [string, unknown[]] {
+export function rankingQuery(orgId: string, p: Params, qe: number[] | null, candidates: string[] | null = null): [string, unknown[]] {
   const b: unknown[] = [];
   const bind = (value: unknown, type: string) => (b.push(value), `?::${type}`);
+  const among = (alias: string) =>
+    candidates ? ` AND (${alias}.id = ANY(${bind(pgArray(candidates), 'uuid[]')}) OR (${alias}.embedding IS NULL AND ${alias}.text <> ''))` : '';
   const qnorm = normalizeQuery(p.query);
   const contextSim = qe
     ? `CASE WHEN c.query_embedding IS NOT NULL THEN ${sqlCosineWith('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
@@ -61,7 +70,7 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [st
     : '1.0::float8';
   const contexts = `SELECT c.fact_id, c.usefulness, c.last_signal_at, ${contextSim} AS sim
         FROM fact_query_contexts c JOIN facts cf ON cf.org_id = c.org_id AND cf.id = c.fact_id
-        WHERE c.org_id = ${bind(orgId, 'uuid')} AND cf.bank_id = ${bind(p.bankId, 'text')}${
+        WHERE c.org_id = ${bind(orgId, 'uuid')} AND cf.bank_id = ${bind(p.bankId, 'text')}${among('cf')}${
           // without a query embedding only the same normalised text matches: read it through (org_id, normalized_query)
           qe ? '' : ` AND c.normalized_query = ${bind(qnorm, 'text')}`
         }`;
@@ -73,7 +82,7 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [st
   const semantic = semanticOf(bind(p.query, 'text'));
   const filters = `f.org_id = ${bind(orgId, 'uuid')} AND f.bank_id = ${bind(p.bankId, 'text')} AND f.text <> ''${
     p.kinds ? ` AND f.kind = ANY(${bind(pgArray(p.kinds), 'text[]')})` : ''
-  }${p.statuses ? ` AND f.status = ANY(${bind(pgArray(p.statuses), 'text[]')})` : ''}`;
+  }${p.statuses ? ` AND f.status = ANY(${bind(pgArray(p.statuses), 'text[]')})` : ''}${among('f')}`;
   const final = sqlFinalScore('scored.semantic', 'scored.use', sqlFloat8(p.weight), p.boost);
   // usefulness is within [0, 1], so a zero minimum leaves nothing out
   const minimum = p.minUsefulness > 0 ? `WHERE scored.use >= ${sqlFloat8(p.minUsefulness)}` : '';
@@ -97,15 +106,34 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null): [st
   return [sql, b];
 }
 
-export async function recall(em: EntityManager, orgId: string, input: RecallInput): Promise<RecalledFact[]> {
+/**
+ * Recall: with a query embedding and the vector index, the index (brought up to date first) names
+ * the candidates, ranked here when the bank has no facts without an embedding, else by PostgreSQL
+ * with the facts it ranks by text; without the index PostgreSQL ranks the whole bank.
+ */
+export async function recall(em: EntityManager, orgId: string, input: RecallInput, index: FactIndex | null = null): Promise<RecalledFact[]> {
   const p = validateRecall(input);
   let qe = p.queryEmbedding;
+  let candidates: string[] | null = null;
+  const candidateQuery = (embedding: number[]) => ({ ...p, embedding, normSq: sumOfSquares(embedding), normalizedQuery: normalizeQuery(p.query), nowMs: Date.now() });
+  // a bank held while nothing is catching up: rank and read the change log in one statement
+  const held = qe && index ? index.held(orgId, p.bankId) : null;
+  if (qe && held && held.dimension === qe.length && held.bank.textOnly.size === 0) {
+    const quick = candidateIds(held.bank, candidateQuery(qe));
+    const answer = quick && (await rankCandidates(em, orgId, p, qe, quick, held));
+    if (answer) return answer;
+  }
   if (qe) {
-    const dim = await orgDimension(em, orgId);
+    const { dimension: dim, bank } = index ? await index.prepare(em, orgId, p.bankId) : { dimension: await orgDimension(em, orgId), bank: null };
     if (dim !== null && dim !== qe.length) throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
     if (dim === null) qe = null; // no fact or query context has an embedding yet
+    else if (bank) {
+      candidates = candidateIds(bank, candidateQuery(qe));
+      // a bank whose facts all have embeddings needs no text similarity: its candidates are ranked here
+      if (candidates && bank.textOnly.size === 0) return (await rankCandidates(em, orgId, p, qe, candidates))!;
+    }
   }
-  const [sql, params] = rankingQuery(orgId, p, qe);
+  const [sql, params] = rankingQuery(orgId, p, qe, candidates);
   const rows = await em.execute<(FactRow & { semantic: number; use: number; from_context: boolean; final: number })[]>(sql, params);
   const now = new Date();
   return rows.map((r) => ({

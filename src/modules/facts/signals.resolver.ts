@@ -1,5 +1,6 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
+import { listPerInput } from '../../core/limits';
 import { CAN } from '../orgs/role';
 import { loadFactsInOrder } from './fact.rows';
 import { Fact } from './fact.type';
@@ -9,6 +10,7 @@ import { submitSignals } from './signals.service';
 @Resolver()
 export class SignalsResolver {
   @Mutation(() => [Fact], {
+    complexity: listPerInput('signals'),
     description: 'Records how useful recalled facts were (at most 500 signals; one invalid signal refuses the batch). Returns each signalled fact once, with its new score.',
   })
   @Authorized(CAN.agentWrite)

@@ -2,7 +2,7 @@ import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes/episode.type';
-import { subListCost, subListLimit } from '../shared/sub-list';
+import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared/sub-list';
 import type { FeedbackType } from './feedback-score';
 import { selectsAny } from '../shared/selection';
 import { feedbackByEpisode } from './feedback.loaders';
@@ -13,8 +13,8 @@ import { Feedback, FeedbackTypeEnum } from './feedback.type';
 @Resolver(() => Episode)
 export class FeedbackEpisodeResolver {
   @FieldResolver(() => [ID], { complexity: subListCost, description: 'Ids of all feedback linked to the episode, oldest first.' })
-  async feedbackIds(@Root() ep: Episode, @Ctx() ctx: Context): Promise<string[]> {
-    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: null, detail: false }).load(ep.id)).map((f) => f.id);
+  async feedbackIds(@Root() ep: Episode, @Ctx() ctx: Context, @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number): Promise<string[]> {
+    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: subListLimit(limit), detail: false }).load(ep.id)).map((f) => f.id);
   }
 
   @FieldResolver(() => [Feedback], { complexity: subListCost, description: 'Feedback linked to the episode, oldest first, optionally of some types.' })
@@ -23,7 +23,7 @@ export class FeedbackEpisodeResolver {
     @Ctx() ctx: Context,
     @Info() info: GraphQLResolveInfo,
     @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) types?: FeedbackType[],
-    @Arg('limit', () => Int, { nullable: true, description: 'Keep only the newest this many (1..1,000).' }) limit?: number,
+    @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<Feedback[]> {
     const args = { types: types?.length ? [...types].sort() : null, limit: subListLimit(limit), detail: selectsAny(info, FEEDBACK_DETAIL_FIELDS) };
     return ctx.loaders.getFor(feedbackByEpisode, args).load(ep.id);

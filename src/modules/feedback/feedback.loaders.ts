@@ -8,12 +8,12 @@ import type { Feedback } from './feedback.type';
 
 export interface FeedbackContextArgs {
   types: FeedbackType[] | null;
-  limit: number | null;
+  limit: number;
   /** read the large columns too (a field backed by them is selected) */
   detail: boolean;
 }
 
-/** Feedback per episode, oldest first, optionally of some types; one statement per request. */
+/** The newest `limit` feedback per episode, oldest first, optionally of some types; one statement per request. */
 export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, DataLoader<string, Feedback[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
     const params: unknown[] = [orgId, pgArray([...ids])];

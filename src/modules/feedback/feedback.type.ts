@@ -3,6 +3,7 @@ import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphq
 import { Episode } from '../episodes/episode.type';
 import { PageInfo } from '../shared/page-info.type';
 import { FEEDBACK_TYPES, type FeedbackType } from './feedback-score';
+import { chargedByConnection } from '../../core/limits';
 
 export const FeedbackTypeEnum = Object.fromEntries(FEEDBACK_TYPES.map((t) => [t, t])) as { [K in FeedbackType]: K };
 registerEnumType(FeedbackTypeEnum, {
@@ -117,7 +118,7 @@ export class FeedbackEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of feedback, newest first.' })
 export class FeedbackConnection {
-  @Field(() => [FeedbackEdge], { description: 'The feedback of this page.' })
+  @Field(() => [FeedbackEdge], { complexity: chargedByConnection, description: 'The feedback of this page.' })
   edges!: FeedbackEdge[];
 
   @Field(() => PageInfo, { description: 'Where this page ends.' })

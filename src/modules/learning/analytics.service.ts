@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from '../feedback/feedback.rows';
-import { profilesStatement, type SeriesRow, seriesStatement } from './analytics.sql';
+import { ANALYTICS_MAX, profilesStatement, type SeriesRow, seriesStatement } from './analytics.sql';
 import { checkFingerprint, type ProfileRow, profilesFromRows } from './layout.service';
 import { LearningAnalytics } from './learning.type';
 
@@ -15,7 +15,7 @@ const DAY_MS = 86_400_000;
  */
 export async function learningAnalytics(em: EntityManager, orgId: string, start: Date, end: Date, fingerprint?: string | null): Promise<LearningAnalytics> {
   if (end.getTime() < start.getTime()) throw badInput('endDate', 'endDate must not be before startDate');
-  if (end.getTime() - start.getTime() > 366 * DAY_MS) throw badInput('endDate', 'the range may span at most 366 days');
+  if (end.getTime() - start.getTime() > ANALYTICS_MAX.days * DAY_MS) throw badInput('endDate', `the range may span at most ${ANALYTICS_MAX.days} days`);
   if (fingerprint) checkFingerprint('layoutFingerprint', fingerprint);
   const fp = fingerprint || null;
 
@@ -27,7 +27,7 @@ export async function learningAnalytics(em: EntityManager, orgId: string, start:
     fp
       ? em.execute<FeedbackRow[]>(
           `SELECT ${FEEDBACK_COLUMNS} FROM feedback fb WHERE fb.org_id = ? AND fb.layout_fingerprint = ? AND fb.feedback_type = 'CORRECTION'
-            AND fb.created_at >= ? AND fb.created_at < ? ORDER BY fb.created_at DESC, fb.id DESC LIMIT 100`,
+            AND fb.created_at >= ? AND fb.created_at < ? ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${ANALYTICS_MAX.corrections}`,
           [orgId, fp, start.toISOString(), end.toISOString()],
         )
       : [],

@@ -1,6 +1,9 @@
 import { pgArray } from '../../core/sql';
 import { eventRows, LEARNING_EVENT_TYPES_SQL } from './event-counts';
 
+/** How much one analytics answer can hold: days of its range, corrected fields, layouts, corrections of a fingerprint. */
+export const ANALYTICS_MAX = { days: 366, fields: 10, layouts: 1000, corrections: 100 } as const;
+
 /**
  * The statements of `learningAnalytics`, as SQL text with `?` placeholders and their parameters
  * (no ORM dependencies: the benchmark's raw baseline runs the same statements through pg).
@@ -46,7 +49,7 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
       (SELECT coalesce(json_agg(x ORDER BY x.count DESC, x."eventType"), '[]') FROM (
          SELECT key AS "eventType", sum(n)::int AS count FROM ev WHERE kind = 'type' GROUP BY key HAVING sum(n) > 0) x) AS by_type,
       (SELECT coalesce(json_agg(x ORDER BY x.count DESC, x.field), '[]') FROM (
-         SELECT key AS field, sum(n)::int AS count FROM ev WHERE kind = 'field' GROUP BY key HAVING sum(n) > 0 ORDER BY count DESC, field LIMIT 10) x) AS fields,
+         SELECT key AS field, sum(n)::int AS count FROM ev WHERE kind = 'field' GROUP BY key HAVING sum(n) > 0 ORDER BY count DESC, field LIMIT ${ANALYTICS_MAX.fields}) x) AS fields,
       (SELECT coalesce(json_agg(json_build_object('date', to_char(x.day, 'YYYY-MM-DD'), 'averageConfidence', x.avg) ORDER BY x.day), '[]') FROM (
          SELECT (created_at AT TIME ZONE 'UTC')::date AS day, avg(extraction_confidence)::float8 AS avg FROM documents
           WHERE org_id = ? AND created_at >= ? AND created_at < ? AND extraction_confidence IS NOT NULL ${fp} GROUP BY 1) x) AS trend`;
@@ -69,7 +72,7 @@ export const PROFILE_COLUMNS = 'p.id, p.layout_fingerprint, p.seen_count, p.last
 export function profilesStatement(orgId: string, fingerprint: string | null): Statement {
   return {
     sql: `SELECT ${PROFILE_COLUMNS} FROM layout_profiles p WHERE p.org_id = ? ${fingerprint ? 'AND p.layout_fingerprint = ?' : ''}
-           ORDER BY p.last_seen_at DESC, p.id DESC LIMIT 1000`,
+           ORDER BY p.last_seen_at DESC, p.id DESC LIMIT ${ANALYTICS_MAX.layouts}`,
     params: fingerprint ? [orgId, fingerprint] : [orgId],
   };
 }

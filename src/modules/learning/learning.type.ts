@@ -2,6 +2,11 @@ import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { Feedback } from '../feedback/feedback.type';
 import { PageInfo } from '../shared/page-info.type';
+import { chargedByConnection, listOf } from '../../core/limits';
+import { ANALYTICS_MAX } from './analytics.sql';
+
+/** `fewShotExamples(limit)` takes 1..100 (the default maximum of a `limit`). */
+const MAX_FEW_SHOT = 100;
 
 @ObjectType({ simpleResolvers: true, description: 'What the organization has seen of one document layout.' })
 export class LayoutProfile {
@@ -56,7 +61,7 @@ export class LayoutProfileEdge {
 
 @ObjectType({ simpleResolvers: true, description: 'A page of layout profiles, most recently seen first.' })
 export class LayoutProfileConnection {
-  @Field(() => [LayoutProfileEdge], { description: 'The profiles of this page.' })
+  @Field(() => [LayoutProfileEdge], { complexity: chargedByConnection, description: 'The profiles of this page.' })
   edges!: LayoutProfileEdge[];
 
   @Field(() => PageInfo, { description: 'Where this page ends.' })
@@ -80,7 +85,7 @@ export class FewShotExample {
 
 @ObjectType({ simpleResolvers: true, description: 'The latest corrections of a layout, ready for a prompt.' })
 export class FewShotExamples {
-  @Field(() => [FewShotExample], { description: 'Newest first.' })
+  @Field(() => [FewShotExample], { complexity: listOf(MAX_FEW_SHOT), description: 'Newest first.' })
   examples!: FewShotExample[];
 
   @Field({ description: 'JSON array of {input_snippet, output} exactly as Python json.dumps writes it; "" when there are none.' })
@@ -125,21 +130,21 @@ export class ConfidencePoint {
 
 @ObjectType({ simpleResolvers: true, description: 'How the learning loop is doing (seed 001 user story 5).' })
 export class LearningAnalytics {
-  @Field(() => [DayCount], { description: 'Corrections, confirmations and rejections per UTC day (days without events are left out).' })
+  @Field(() => [DayCount], { complexity: listOf(ANALYTICS_MAX.days), description: 'Corrections, confirmations and rejections per UTC day (days without events are left out).' })
   eventsByDay!: DayCount[];
 
   @Field(() => [EventTypeCount], { description: 'Events per event type, most frequent first.' })
   eventsByType!: EventTypeCount[];
 
-  @Field(() => [FieldCount], { description: 'The 10 most corrected fields.' })
+  @Field(() => [FieldCount], { complexity: listOf(ANALYTICS_MAX.fields), description: 'The 10 most corrected fields.' })
   correctedFields!: FieldCount[];
 
-  @Field(() => [LayoutProfile], { description: 'Layout profiles with their correction rates, most recently seen first.' })
+  @Field(() => [LayoutProfile], { complexity: listOf(ANALYTICS_MAX.layouts), description: 'Layout profiles with their correction rates, most recently seen first.' })
   layoutStats!: LayoutProfile[];
 
-  @Field(() => [ConfidencePoint], { description: 'Average extraction confidence per UTC day.' })
+  @Field(() => [ConfidencePoint], { complexity: listOf(ANALYTICS_MAX.days), description: 'Average extraction confidence per UTC day.' })
   confidenceTrend!: ConfidencePoint[];
 
-  @Field(() => [Feedback], { description: 'With a fingerprint: its latest 100 corrections with before/after; otherwise empty.' })
+  @Field(() => [Feedback], { complexity: listOf(ANALYTICS_MAX.corrections), description: 'With a fingerprint: its latest 100 corrections with before/after; otherwise empty.' })
   corrections!: Feedback[];
 }

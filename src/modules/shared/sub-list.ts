@@ -1,22 +1,24 @@
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { badInput } from '../../core/errors';
-import { LIMITS } from '../../core/limits';
+import { LIMITS, listCost } from '../../core/limits';
 
-/** An episode's context sub-list costs a fixed 10 x its selection (SPEC 5), whatever its `limit`. */
-export const subListCost: ComplexityEstimator = ({ childComplexity }) => LIMITS.episodeSubList * Math.max(1, childComplexity);
+/** An episode's context sub-list costs what it can return: its `limit` (default 100) times its selection. */
+export const subListCost: ComplexityEstimator = listCost(LIMITS.subListDefault);
 
-/** The optional `limit` of an episode sub-list: keeps the newest that many (<= 1,000). */
-export function subListLimit(limit: number | null | undefined): number | null {
-  if (limit === null || limit === undefined) return null;
-  if (!Number.isInteger(limit) || limit < 1 || limit > 1000) throw badInput('limit', 'limit must be 1..1000');
+export const SUB_LIST_LIMIT_DESCRIPTION = `Keep only the newest this many (1..${LIMITS.subListMax.toLocaleString('en-US')}); the newest ${LIMITS.subListDefault} when omitted.`;
+
+/** The `limit` of an episode sub-list: the newest that many (default 100, at most 1,000). */
+export function subListLimit(limit: number | null | undefined): number {
+  if (limit === null || limit === undefined) return LIMITS.subListDefault;
+  if (!Number.isInteger(limit) || limit < 1 || limit > LIMITS.subListMax) throw badInput('limit', `limit must be 1..${LIMITS.subListMax}`);
   return limit;
 }
 
-/** `ROW_NUMBER` filter keeping the newest `limit` rows per episode, or nothing without a limit. */
-export const newestPerEpisode = (orderDesc: string, limit: number | null): { select: string; where: string } =>
-  limit === null
-    ? { select: '', where: '' }
-    : { select: `, row_number() OVER (PARTITION BY episode_id ORDER BY ${orderDesc}) AS rn`, where: `WHERE rn <= ${limit}` };
+/** `ROW_NUMBER` filter keeping the newest `limit` rows per episode. */
+export const newestPerEpisode = (orderDesc: string, limit: number): { select: string; where: string } => ({
+  select: `, row_number() OVER (PARTITION BY episode_id ORDER BY ${orderDesc}) AS rn`,
+  where: `WHERE rn <= ${limit}`,
+});
 
 /** Groups rows by episode id in the order of `ids` (DataLoader contract), empty lists by default. */
 export function groupByEpisode<R extends { episode_id: string }, T>(ids: readonly string[], rows: R[], map: (r: R) => T): T[][] {

@@ -2,6 +2,13 @@ import { Arg, Int, Resolver, Root, Subscription } from 'type-graphql';
 import { badInput } from '../../core/errors';
 
 /**
+ * Seconds between beats. The floor keeps a beat a keep-alive, not a load: every beat is a frame
+ * sent, and a socket may hold many heartbeats.
+ */
+export const HEARTBEAT_SECONDS = { min: 5, max: 3600 } as const;
+const RANGE = `${HEARTBEAT_SECONDS.min}..${HEARTBEAT_SECONDS.max}`;
+
+/**
  * Now, then every `seconds`. Hand-written rather than an async generator: a generator parked in a
  * long sleep cannot be returned until the sleep ends, which would keep a cancelled subscription open.
  */
@@ -43,13 +50,13 @@ export class HeartbeatResolver {
       'Server time, at once and then every `intervalSeconds`: lets a dashboard tell a quiet feed from a dead connection, and keeps idle proxies from closing the socket.',
     subscribe: ({ args }) => {
       const seconds = args.intervalSeconds as number;
-      if (!Number.isInteger(seconds) || seconds < 1 || seconds > 3600) throw badInput('intervalSeconds', 'intervalSeconds must be 1..3600');
+      if (!Number.isInteger(seconds) || seconds < HEARTBEAT_SECONDS.min || seconds > HEARTBEAT_SECONDS.max) throw badInput('intervalSeconds', `intervalSeconds must be ${RANGE}`);
       return ticks(seconds);
     },
   })
   heartbeat(
     @Root() now: Date,
-    @Arg('intervalSeconds', () => Int, { defaultValue: 30, description: 'Seconds between beats (1..3600).' }) _intervalSeconds: number,
+    @Arg('intervalSeconds', () => Int, { defaultValue: 30, description: `Seconds between beats (${RANGE}).` }) _intervalSeconds: number,
   ): Date {
     return now;
   }

@@ -1,0 +1,193 @@
+import { CodeStore, paddedDimension, quantize } from './kernel';
+
+/** One fact as the index reads it from PostgreSQL (`indexRowsSql`). */
+export interface IndexRow {
+  id: string;
+  bank_id: string;
+  has_text: boolean;
+  kind: string | null;
+  status: string;
+  embedding: ArrayLike<number> | null;
+  norm_sq: number | null;
+  usefulness: number;
+  /** last signal, epoch milliseconds */
+  t: number | null;
+  /** query contexts: normalized query, query embedding, its sum of squares, usefulness, last signal (ms) */
+  contexts: { n: string; e: ArrayLike<number> | null; q: number | null; u: number; t: number | null }[] | null;
+}
+
+/** A query context of a fact: its codes (null without an embedding), usefulness and last signal. */
+export interface ContextCodes {
+  normalized: string;
+  codes: Int8Array | null;
+  scale: number;
+  err: number;
+  usefulness: number;
+  lastSignalMs: number;
+}
+
+export const LIVE = 1;
+
+/**
+ * The facts of one bank that recall ranks by embedding (with text and an embedding of the
+ * organization's dimension), in slots: 8-bit codes of the unit embedding in a `CodeStore`, and per
+ * slot the quantization scale and error, kind and status codes, global usefulness and last signal,
+ * the largest usefulness any of its sources can decay from, and its query contexts. Facts with
+ * text but no usable embedding are ranked by PostgreSQL; only their ids are kept.
+ */
+export class BankVectors {
+  readonly pdim: number;
+  readonly store: CodeStore;
+  ids: (string | null)[] = [];
+  private readonly slotOf = new Map<string, number>();
+  private readonly free: number[] = [];
+  flags = new Uint8Array(0);
+  scale = new Float64Array(0);
+  err = new Float64Array(0);
+  kind = new Int32Array(0);
+  status = new Int32Array(0);
+  usefulness = new Float64Array(0);
+  lastSignalMs = new Float64Array(0);
+  useMax = new Float64Array(0);
+  contexts: (ContextCodes[] | undefined)[] = [];
+  private contextCount = 0;
+  /** facts with text but no usable embedding (PostgreSQL ranks them by text similarity) */
+  readonly textOnly = new Set<string>();
+  /** buffers of one scan, reused (a scan runs without yielding) */
+  private scan = { slots: new Int32Array(0), uppers: new Float64Array(0) };
+  /** kind and status dictionaries (codes are indexes) */
+  readonly kinds = new Map<string | null, number>();
+  readonly statuses = new Map<string, number>();
+
+  constructor(readonly dim: number, expected = 16) {
+    this.pdim = paddedDimension(dim);
+    this.store = new CodeStore(this.pdim, expected);
+    this.grow(this.store.capacity);
+  }
+
+  /** Slots in use or freed (a scan covers 0..size-1). */
+  get size(): number {
+    return this.ids.length;
+  }
+
+  get count(): number {
+    return this.slotOf.size;
+  }
+
+  /** Scratch buffers with room for every slot. */
+  scratch(): { slots: Int32Array; uppers: Float64Array } {
+    if (this.scan.slots.length < this.size) this.scan = { slots: new Int32Array(this.flags.length), uppers: new Float64Array(this.flags.length) };
+    return this.scan;
+  }
+
+  has(id: string): boolean {
+    return this.slotOf.has(id);
+  }
+
+  private grow(capacity: number): void {
+    const copy = <T extends Float64Array | Int32Array | Uint8Array>(a: T, make: (n: number) => T): T => {
+      const b = make(capacity);
+      b.set(a.subarray(0, Math.min(a.length, capacity)));
+      return b;
+    };
+    this.flags = copy(this.flags, (n) => new Uint8Array(n));
+    this.scale = copy(this.scale, (n) => new Float64Array(n));
+    this.err = copy(this.err, (n) => new Float64Array(n));
+    this.kind = copy(this.kind, (n) => new Int32Array(n));
+    this.status = copy(this.status, (n) => new Int32Array(n));
+    this.usefulness = copy(this.usefulness, (n) => new Float64Array(n));
+    this.lastSignalMs = copy(this.lastSignalMs, (n) => new Float64Array(n));
+    this.useMax = copy(this.useMax, (n) => new Float64Array(n));
+  }
+
+  private code<K>(dict: Map<K, number>, key: K): number {
+    let c = dict.get(key);
+    if (c === undefined) dict.set(key, (c = dict.size));
+    return c;
+  }
+
+  /** Whether the row belongs in this index (it has text and an embedding of the bank's dimension). */
+  accepts(row: IndexRow): boolean {
+    return row.has_text && row.embedding !== null && row.embedding.length === this.dim;
+  }
+
+  /** Adds or replaces a fact (removes it when it no longer belongs). */
+  put(row: IndexRow): void {
+    if (!this.accepts(row)) {
+      this.remove(row.id);
+      if (row.has_text) this.textOnly.add(row.id);
+      return;
+    }
+    this.textOnly.delete(row.id);
+    let slot = this.slotOf.get(row.id);
+    if (slot === undefined) {
+      slot = this.free.pop() ?? this.ids.length;
+      if (slot === this.ids.length) {
+        this.ids.push(null);
+        this.contexts.push(undefined);
+        if (slot >= this.flags.length) {
+          this.store.ensure(slot + 1);
+          this.grow(this.store.capacity);
+        }
+      }
+      this.ids[slot] = row.id;
+      this.slotOf.set(row.id, slot);
+    }
+    const q = quantize(row.embedding!, Number(row.norm_sq), this.store.codes, slot * this.pdim, this.pdim);
+    this.flags[slot] = LIVE;
+    this.scale[slot] = q.scale;
+    this.err[slot] = q.err;
+    this.store.scales[slot] = q.scale;
+    this.store.errs[slot] = q.err;
+    this.kind[slot] = this.code(this.kinds, row.kind);
+    this.status[slot] = this.code(this.statuses, row.status);
+    this.usefulness[slot] = Number(row.usefulness);
+    this.lastSignalMs[slot] = row.t === null ? Number.NaN : Number(row.t);
+    this.setContexts(slot, row.contexts ?? []);
+  }
+
+  private setContexts(slot: number, rows: NonNullable<IndexRow['contexts']>): void {
+    this.contextCount -= this.contexts[slot]?.length ?? 0;
+    let useMax = Math.max(this.usefulness[slot], 0.5);
+    const list: ContextCodes[] = [];
+    for (const c of rows) {
+      let codes: Int8Array | null = null;
+      let q = { scale: 0, err: 0 };
+      if (c.e && c.e.length === this.dim) {
+        codes = new Int8Array(this.pdim);
+        q = quantize(c.e, Number(c.q), codes, 0, this.pdim);
+      } else if (c.e) {
+        continue; // an embedding of another dimension never matches a query embedding
+      }
+      list.push({ normalized: c.n, codes, scale: q.scale, err: q.err, usefulness: Number(c.u), lastSignalMs: c.t === null ? Number.NaN : Number(c.t) });
+      useMax = Math.max(useMax, Number(c.u));
+    }
+    this.contexts[slot] = list.length ? list : undefined;
+    this.contextCount += list.length;
+    this.useMax[slot] = useMax;
+    this.store.uses[slot] = useMax;
+  }
+
+  remove(id: string): void {
+    this.textOnly.delete(id);
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return;
+    this.slotOf.delete(id);
+    this.contextCount -= this.contexts[slot]?.length ?? 0;
+    this.ids[slot] = null;
+    this.contexts[slot] = undefined;
+    this.flags[slot] = 0;
+    // a freed slot never reaches a threshold in a scan
+    this.store.uses[slot] = Number.NEGATIVE_INFINITY;
+    this.store.scales[slot] = Number.NaN;
+    this.free.push(slot);
+  }
+
+  /**
+   * Memory held, in bytes: the code store, 73 bytes of typed arrays per slot (scan buffers included), about 110 for the id
+   * string and its map entry, and per query context its codes and about 150 bytes of object.
+   */
+  get bytes(): number {
+    return this.store.bytes + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.contextCount * (this.pdim + 150);
+  }
+}

@@ -2,12 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { CandidateList, type CandidateRow } from '../src/modules/memory/candidates';
 import { CandidateCache, type CandidateKey } from '../src/modules/memory/candidates.cache';
 import { jaccard, POLICIES, selectMemories, words } from '../src/modules/memory/policies';
+import { seededRandom } from './helpers/random';
 
-// a linear congruential generator, so a failing case reproduces
-function lcg(seed: number) {
-  let x = seed >>> 0;
-  return () => (x = (Math.imul(x, 1103515245) + 12345) >>> 0) / 4294967296;
-}
 const VOCAB = ['Postgres', 'postgres', 'INDEX', 'index', 'slow', 'query', 'é', 'Ünïcode', 'the', 'a', 'cache', 'redis', 'tuning', 'x'];
 const SPACES = [' ', '  ', '\t', '\n', ' \u00a0'];
 
@@ -21,7 +17,7 @@ function randomRows(rnd: () => number, n: number, prefix = 's'): CandidateRow[] 
 
 describe('candidate lists with their words indexed once', () => {
   it('score every candidate as splitting it anew would, and select the same memories under every policy, on 300 random conversations', () => {
-    const rnd = lcg(7);
+    const rnd = seededRandom(7);
     for (let c = 0; c < 300; c++) {
       const list = new CandidateList(randomRows(rnd, Math.floor(rnd() * 50)));
       const query = rnd() < 0.1 ? '' : Array.from({ length: Math.floor(rnd() * 5) }, () => VOCAB[Math.floor(rnd() * VOCAB.length)]).join(' ');
@@ -35,7 +31,7 @@ describe('candidate lists with their words indexed once', () => {
   });
 
   it('keeps the rows as entries: timestamps parsed as the database driver text is, episode ids shared', () => {
-    const [row] = randomRows(lcg(1), 1);
+    const [row] = randomRows(seededRandom(1), 1);
     const list = new CandidateList([row, ['other', ...row.slice(1)] as CandidateRow]);
     expect(list.entries[0]).toMatchObject({ id: 's0', episodeId: 'e0', content: row[3], tokenEstimate: row[5] });
     expect(list.entries[0].createdAt.toISOString()).toBe('2026-01-01T10:00:00.123Z');
@@ -47,7 +43,7 @@ describe('candidate lists with their words indexed once', () => {
 
 describe('candidate cache', () => {
   const key = (orgId: string, agentId: string, maxCandidates = 2000): CandidateKey => ({ orgId, agentId, sessionId: null, maxCandidates });
-  const list = (n: number) => new CandidateList(randomRows(lcg(n), n));
+  const list = (n: number) => new CandidateList(randomRows(seededRandom(n), n));
   const change = (id: string, keys: string[]) => ({ xmin: '10', changes: [{ id, xid: '10', keys }] });
 
   it('evicts the least recently used list once the estimated bytes pass the limit, and never keeps a list larger than the limit', () => {

@@ -1,7 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { RecallEpisodesDocument, RecordEpisodeDocument } from './generated/graphql';
 import { codeOf, fieldOf, gql, gqlOk, wsClient, wsOnce } from './helpers/client';
+import { cosine } from '../src/modules/facts/usefulness';
+import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { sqlClient } from './helpers/db';
+import { seededRandom } from './helpers/random';
 import { startTestServer, type TestServer } from './helpers/server';
 
 // recallEpisodes with a query embedding: the cosine is written into the ranking statement over the
@@ -13,8 +16,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-let seed = 12345;
-const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1;
+const random = seededRandom(12345);
+const rnd = () => random() * 2 - 1;
 const vec = (d: number) => Array.from({ length: d }, rnd);
 const literal = (v: number[] | null) => (v ? `{${v.join(',')}}` : null);
 
@@ -86,6 +89,17 @@ describe('recallEpisodes with a query embedding', () => {
     // the other organization's dimension is its own
     expect((await gqlOk(s.url, RecallEpisodesDocument, vars([0, 1]), other.token)).recallEpisodes.map((r) => [r.episode.title, r.relevance])).toEqual([['two', 1]]);
     expect(fieldOf(await gql(s.url, RecallEpisodesDocument, vars([0, 1, 0]), other.token))).toBe('queryEmbedding');
+  });
+
+  it('stores a square too small for a double as 0, as JavaScript computes it, and ranks by it', async () => {
+    const org = await s.createOrg('episode-underflow');
+    const embedding = [0.5, -1e-300, 1e15];
+    const { recordEpisode } = await gqlOk(s.url, RecordEpisodeDocument, { input: { agentId: 'r', title: 'tiny', embedding } }, org.token);
+    const [{ n }] = await s.app.db.orm.em.fork().execute<{ n: number }[]>('SELECT embedding_norm_sq AS n FROM episodes WHERE id = ?', [recordEpisode.id]);
+    expect(n).toBe(sumOfSquares(embedding));
+    const q = [1, 2, 3];
+    const [r] = (await gqlOk(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'tiny', queryEmbedding: q }, org.token)).recallEpisodes;
+    expect(r.relevance).toBe(Math.max(0, cosine(embedding, q)));
   });
 
   it('refuses embeddings whose sum of squares is no finite double, and writes nothing', async () => {

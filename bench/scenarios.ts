@@ -1,7 +1,11 @@
+import { BENCH_WRITER_AGENT } from './seed';
+
 /** What the load generator needs to vary between requests (read from the seeded database). */
 export interface BenchData {
   orgId: string;
   agentId: string;
+  /** the agent whose episodes scenario 13 ranks */
+  recallAgentId: string;
   bankId: string;
   /** a sample of the org's episode ids (scenario 2 and 3 pick from them) */
   episodeIds: string[];
@@ -34,6 +38,13 @@ const CONTEXT = `id agentId title createdAt canvasActionCount feedbackCount aggr
   segments { id seq role content tokenEstimate }`;
 
 const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
+
+const MEMORY_CONTEXT = `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`;
+const memoryContextVariables = (d: BenchData, i: number) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } });
+
+const RECALL_EPISODES = `query Bench13($agentId: String!, $query: String!, $emb: [Float!]) { recallEpisodes(agentId: $agentId, query: $query, queryEmbedding: $emb, limit: 10) {
+  episode { id title createdAt } relevance recency baseScore canvasBoost feedbackBoost finalScore } }`;
+const recallEpisodesVariables = (d: BenchData, i: number) => ({ agentId: d.recallAgentId, query: `topic ${i % 50}`, emb: queryEmbedding(d.embeddingDim, i % 100) });
 
 const RECALL = `query Bench7($input: RecallInput!) { recall(input: $input) { fact { id text usefulness } semanticScore usefulnessScore usefulnessSource finalScore } }`;
 export const recallVariables = (d: BenchData, i: number) => ({
@@ -132,8 +143,17 @@ export const scenarios: Scenario[] = [
     title: '8 memoryContext FOVEATED over 2,000 segments',
     root: { type: 'Query', field: 'memoryContext' },
     write: false,
-    query: `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`,
-    variables: (d, i) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } }),
+    query: MEMORY_CONTEXT,
+    variables: (d, i) => memoryContextVariables(d, i),
+  },
+  {
+    id: 'memory-context-1',
+    title: '8b memoryContext FOVEATED, one connection (latency)',
+    root: { type: 'Query', field: 'memoryContext' },
+    write: false,
+    connections: 1,
+    query: MEMORY_CONTEXT,
+    variables: (d, i) => memoryContextVariables(d, i),
   },
   {
     id: 'upsert-facts',
@@ -170,6 +190,37 @@ export const scenarios: Scenario[] = [
         { role: 'user', content: `question ${i} about topic ${i % 50}` },
         { role: 'assistant', content: `answer ${i} with some words to match a query` },
       ],
+    }),
+  },
+  {
+    id: 'recall-episodes',
+    title: '13 recallEpisodes with a query embedding over 10,000 episodes',
+    root: { type: 'Query', field: 'recallEpisodes' },
+    write: false,
+    query: RECALL_EPISODES,
+    variables: (d, i) => recallEpisodesVariables(d, i),
+  },
+  {
+    id: 'recall-episodes-1',
+    title: '13b recallEpisodes with a query embedding, one connection (latency)',
+    root: { type: 'Query', field: 'recallEpisodes' },
+    write: false,
+    connections: 1,
+    query: RECALL_EPISODES,
+    variables: (d, i) => recallEpisodesVariables(d, i),
+  },
+  {
+    id: 'record-episode',
+    title: '14 recordEpisode with an embedding and 3 segments',
+    root: { type: 'Mutation', field: 'recordEpisode' },
+    write: true,
+    raw: false,
+    query: `mutation Bench14($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }`,
+    variables: (d, i) => ({
+      input: {
+        agentId: BENCH_WRITER_AGENT, sessionId: `writer-${i % 100}`, title: `Episode ${i}`, task: `Explain topic ${i % 50}`, embedding: queryEmbedding(d.embeddingDim, i),
+        segments: [0, 1, 2].map((k) => ({ role: k % 2 ? 'assistant' : 'user', content: `turn ${k} about topic-${i % 50}` })),
+      },
     }),
   },
 ];

@@ -13,6 +13,8 @@ export interface SeedPlan {
   layouts: number;
   facts: number;
   embeddingDim: number;
+  /** episodes with embeddings of one more agent, for recallEpisodes (older than the others, without segments) */
+  recallEpisodes: number;
 }
 
 export function seedPlan(scale: number, overrides: Partial<SeedPlan> = {}): SeedPlan {
@@ -28,6 +30,7 @@ export function seedPlan(scale: number, overrides: Partial<SeedPlan> = {}): Seed
     layouts: n(500),
     facts: n(100_000),
     embeddingDim: 64,
+    recallEpisodes: n(10_000),
     ...overrides,
   };
 }
@@ -40,11 +43,16 @@ export interface SeedResult {
   otherOrgId: string;
   bankId: string;
   agentId: string;
+  /** the agent whose episodes recallEpisodes ranks */
+  recallAgentId: string;
   ms: number;
 }
 
 export const BENCH_BANK = 'agent-0';
 export const BENCH_AGENT = 'agent-0';
+export const BENCH_RECALL_AGENT = 'agent-recall';
+/** the agent of the episodes the recordEpisode scenario writes */
+export const BENCH_WRITER_AGENT = 'agent-writer';
 export const ACTOR_ID = '00000000-0000-4000-8000-000000000001';
 
 /** sha256 hex fingerprint of layout k, the same expression in SQL and in scenario setup */
@@ -84,6 +92,21 @@ async function seedEpisodes(c: pg.ClientBase, orgId: string, p: SeedPlan, count:
                     CASE WHEN s % 3 = 2 THEN 1 + (abs(hashtext(e.id::text)) % 5) END AS r
                FROM episodes e CROSS JOIN generate_series(0, $2::int - 1) s WHERE e.org_id = $1) x`,
     [orgId, p.feedbackPerEpisode, ACTOR_ID],
+  );
+}
+
+/**
+ * The recall agent's episodes, each with its own embedding (the correlated subquery), 90 to 180 days
+ * old so that the other scenarios' newest episodes and samples stay the agents' with segments.
+ */
+async function seedRecallEpisodes(c: pg.ClientBase, orgId: string, p: SeedPlan): Promise<void> {
+  await c.query(
+    `INSERT INTO episodes (id, org_id, created_at, updated_at, agent_id, session_id, title, task, intent, topic, embedding)
+     SELECT gen_random_uuid(), $1, now() - interval '90 days' - (g::float8 / $2::int) * interval '90 days', now(), $3, 'recall-session-' || (g / 10),
+            'Episode ' || g, 'Explain topic ' || (g % 50) || ' to the learner', 'teach', 'topic-' || (g % 50),
+            (SELECT array_agg(random() - 0.5) FROM generate_series(1, $4::int) d WHERE g > 0)
+       FROM generate_series(1, $2::int) g`,
+    [orgId, p.recallEpisodes, BENCH_RECALL_AGENT, p.embeddingDim],
   );
 }
 
@@ -186,6 +209,7 @@ export async function seed(url: string, scale: number, orgId?: string, overrides
     const other = (await c.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'bench-other') RETURNING id`)).rows[0].id;
     await seedEpisodes(c, main, plan, plan.episodes);
     await seedEpisodes(c, other, plan, Math.max(1, Math.round(plan.episodes / 10)));
+    await seedRecallEpisodes(c, main, plan);
     await syncCounters(c, main);
     await syncCounters(c, other);
     await seedLearning(c, main, plan);
@@ -193,7 +217,7 @@ export async function seed(url: string, scale: number, orgId?: string, overrides
     await c.query('COMMIT');
     // as autovacuum leaves a table that has settled: statistics, and visibility maps for index-only scans
     await c.query('VACUUM ANALYZE');
-    return { plan, orgId: main, otherOrgId: other, bankId: BENCH_BANK, agentId: BENCH_AGENT, ms: Date.now() - started };
+    return { plan, orgId: main, otherOrgId: other, bankId: BENCH_BANK, agentId: BENCH_AGENT, recallAgentId: BENCH_RECALL_AGENT, ms: Date.now() - started };
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;

@@ -68,6 +68,8 @@ export interface Config {
   /** when set, `/metrics` is served on its own listener (metricsHost:metricsPort) instead of the API port */
   metricsPort: number | null;
   metricsHost: string;
+  /** heap the memoryContext candidate cache may hold, in MiB (0: no cache) */
+  memoryCacheMaxMb: number;
 }
 
 export class ConfigError extends Error {
@@ -196,5 +198,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsToken,
     metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: str(env, 'METRICS_HOST') ?? '127.0.0.1',
+    memoryCacheMaxMb: int(env, 'MEMORY_CACHE_MAX_MB', 256, 0, 1_048_576),
   };
 }

@@ -5,8 +5,8 @@ import { loadBenchData } from '../bench/data';
 import { foveated } from '../bench/raw-sql';
 import { startRawServer, type RawServer } from '../bench/raw-server';
 import { scenarios, type BenchData } from '../bench/scenarios';
-import { seed, type SeedResult } from '../bench/seed';
-import { RecallDocument, type RecallInput } from './generated/graphql';
+import { BENCH_WRITER_AGENT, seed, type SeedResult } from '../bench/seed';
+import { RecallDocument, RecallEpisodesDocument, type RecallInput } from './generated/graphql';
 import { gql, gqlOk } from './helpers/client';
 import { cloneDatabase, sqlClient } from './helpers/db';
 import { startTestServer } from './helpers/server';
@@ -42,9 +42,11 @@ describe('benchmark smoke run (scale 0.01)', () => {
 
   it('seeds the planned row counts into the benchmark organization', async () => {
     const p = seeded.plan;
-    expect(p).toMatchObject({ episodes: 100, corrections: 1000, layouts: 5, facts: 1000, embeddingDim: 64 });
+    expect(p).toMatchObject({ episodes: 100, corrections: 1000, layouts: 5, facts: 1000, embeddingDim: 64, recallEpisodes: 100 });
     const o = seeded.orgId;
-    expect(await count('episodes', o)).toBe(100);
+    expect(await count('episodes', o, `agent_id <> '${seeded.recallAgentId}'`)).toBe(100);
+    // the recall agent's episodes: embeddings of the bench's dimension, no segments
+    expect(await count('episodes', o, `agent_id = '${seeded.recallAgentId}' AND array_length(embedding, 1) = 64 AND embedding_norm_sq > 0`)).toBe(100);
     expect(await count('episode_segments', o)).toBe(100 * 10);
     expect(await count('canvas_audits', o)).toBe(100 * 5);
     expect(await count('feedback', o, 'episode_id IS NOT NULL')).toBe(100 * 3);
@@ -56,7 +58,7 @@ describe('benchmark smoke run (scale 0.01)', () => {
     expect(signalled).toBeGreaterThan(800);
     expect(await count('fact_query_contexts', o, 'array_length(query_embedding, 1) = 64')).toBe(signalled);
     expect(await count('fact_signals', o)).toBe(Number((await db.query('SELECT sum(signal_count) AS n FROM facts WHERE org_id = $1', [o])).rows[0].n));
-    expect(Number((await db.query(`SELECT count(DISTINCT agent_id) n FROM episodes WHERE org_id = $1`, [o])).rows[0].n)).toBe(10);
+    expect(Number((await db.query(`SELECT count(DISTINCT agent_id) n FROM episodes WHERE org_id = $1`, [o])).rows[0].n)).toBe(10 + 1);
     expect(Number((await db.query(`SELECT count(*) n FROM organizations WHERE id = ANY($1::uuid[])`, [`{${o},${seeded.otherOrgId}}`])).rows[0].n)).toBe(2);
     expect(await count('episodes', seeded.otherOrgId)).toBe(10);
   });
@@ -70,7 +72,7 @@ describe('benchmark smoke run (scale 0.01)', () => {
            OR abs(e.feedback_score_sum - (SELECT COALESCE(sum(score), 0) FROM feedback f WHERE f.org_id = e.org_id AND f.episode_id = e.id)) > 1e-9`,
     );
     expect(drift.rowCount).toBe(0);
-    const e = (await db.query(`SELECT canvas_action_count, feedback_count, feedback_score_count FROM episodes WHERE org_id = $1 LIMIT 1`, [seeded.orgId])).rows[0];
+    const e = (await db.query(`SELECT canvas_action_count, feedback_count, feedback_score_count FROM episodes WHERE org_id = $1 AND agent_id <> $2 LIMIT 1`, [seeded.orgId, seeded.recallAgentId])).rows[0];
     expect(e).toEqual({ canvas_action_count: 5, feedback_count: 3, feedback_score_count: 3 });
   });
 
@@ -93,12 +95,16 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const v = (id: string) => scenarios.find((s) => s.id === id)!.variables(data, 3);
     const eps = (await post('episodes', { variables: v('episodes') })).json.data;
     expect(eps.edges).toHaveLength(20);
-    expect(eps.edges[0].segments).toHaveLength(10);
-    expect(eps.edges[0].canvasContext).toHaveLength(5);
-    // 3 seeded, plus any the write scenarios above added to this episode
-    const fbCount = (await db.query('SELECT count(*)::int AS n FROM feedback WHERE episode_id = $1', [eps.edges[0].id])).rows[0].n;
+    // the newest seeded episode (the write scenarios above recorded newer ones); 10 turns and 3
+    // feedback seeded, plus any the write scenarios added to it
+    const ep = eps.edges.find((e: { agent_id: string }) => e.agent_id !== BENCH_WRITER_AGENT);
+    const n = async (table: string) => (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE episode_id = $1`, [ep.id])).rows[0].n;
+    const [segCount, fbCount] = [await n('episode_segments'), await n('feedback')];
+    expect(segCount).toBeGreaterThanOrEqual(10);
+    expect(ep.segments).toHaveLength(segCount);
+    expect(ep.canvasContext).toHaveLength(5);
     expect(fbCount).toBeGreaterThanOrEqual(3);
-    expect(eps.edges[0].feedbackContext).toHaveLength(fbCount);
+    expect(ep.feedbackContext).toHaveLength(fbCount);
     const counters = `SELECT feedback_count, feedback_score_count, feedback_score_sum FROM episodes WHERE id = $1`;
     const was = (await db.query(counters, [data.hotEpisodeId])).rows[0];
     const fb = (await post('feedback-hot', { variables: v('feedback-hot') })).json.data; // RATING 4 -> +0.5
@@ -144,6 +150,25 @@ describe('benchmark smoke run (scale 0.01)', () => {
     }
   });
 
+  it("ranks the recall agent's episodes as the server does, by cosine with their embeddings", async () => {
+    const variables = scenarios.find((s) => s.id === 'recall-episodes')!.variables(data, 4) as { agentId: string; query: string; emb: number[] };
+    expect(variables.agentId).toBe(seeded.recallAgentId);
+    const server = await startTestServer({ dbUrl: url });
+    try {
+      const got = (await gqlOk(server.url, RecallEpisodesDocument, { agentId: variables.agentId, query: variables.query, queryEmbedding: variables.emb }, token)).recallEpisodes;
+      const want = (await post('recall-episodes', { variables })).json.data as { id: string; relevance: number }[];
+      expect(got).toHaveLength(10);
+      expect(got.map((r) => r.episode.id)).toEqual(want.map((r) => r.id));
+      const [{ embedding }] = (await db.query('SELECT embedding FROM episodes WHERE id = $1', [got[0].episode.id])).rows;
+      const e = (embedding as string[]).map(Number);
+      const q = variables.emb;
+      const dot = e.reduce((a, x, k) => a + x * q[k], 0);
+      expect(got[0].relevance).toBeCloseTo(Math.max(0, dot / Math.sqrt(e.reduce((a, x) => a + x * x, 0) * q.reduce((a, x) => a + x * x, 0))), 12);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('runs every scenario through the GraphQL server in a fixed number of statements, as many for 1 result as for 100', async () => {
     // authentication + the scenario's own: what the benchmark table reports per request
     const expected: Record<string, number> = {
@@ -153,6 +178,8 @@ describe('benchmark smoke run (scale 0.01)', () => {
       recall: 2, 'recall-1': 2,
       'memory-context': 2,
       'upsert-facts': 7, 'submit-signals': 12, 'append-segments': 8,
+      'memory-context-1': 2, 'recall-episodes': 2, 'recall-episodes-1': 2,
+      'record-episode': 8, // + begin, dimension, episode, segments, session links, commit
     };
     const server = await startTestServer({ dbUrl: url });
     const run = async (query: string, variables: Record<string, unknown>) => {

@@ -63,7 +63,7 @@ describe('episode context lists have a maximum', () => {
     const schema = buildAppSchema();
     for (const scenario of scenarios) {
       const doc = parse(scenario.query);
-      const cost = operationCost(schema, doc, getOperationAST(doc)!, { first: 20, input: {}, inputs: [{}], signals: [{}], segments: [{}] }).value;
+      const cost = operationCost(schema, doc, getOperationAST(doc)!, { first: 20, input: {}, inputs: [{}], signals: [{}], segments: [{}], agentId: 'agent', query: 'query' }).value;
       expect(cost, scenario.id).toBeLessThanOrEqual(LIMITS.complexity);
       expect(cost, scenario.id).toBeGreaterThan(0);
     }

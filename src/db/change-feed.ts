@@ -9,6 +9,13 @@ interface ChangeRow {
   keys: string[];
 }
 
+/** The oldest transaction still running when the statement's snapshot was taken. */
+const SNAPSHOT_XMIN = 'pg_snapshot_xmin(pg_current_snapshot())';
+
+const changesSince = (horizon: string) => `${SNAPSHOT_XMIN}::text AS xmin,
+    coalesce((SELECT json_agg(json_build_object('id', l.id::text, 'xid', l.xid::text, 'keys', l.keys))
+      FROM change_log l WHERE l.org_id = ?::uuid AND l.topic = ? AND l.xid >= ${horizon}), '[]'::json) AS changes`;
+
 /** How long change rows are kept; a reader that has not caught up within half of it starts over. */
 export const CHANGE_RETENTION_MS = 60 * 60 * 1000;
 
@@ -32,9 +39,24 @@ export class ChangeCursor {
   }
 
   /** SQL selecting the horizon (`xmin`) and the changes at or above it (`changes`); bindings from `bindings`. */
-  static readonly columns = `pg_snapshot_xmin(pg_current_snapshot())::text AS xmin,
-    coalesce((SELECT json_agg(json_build_object('id', l.id::text, 'xid', l.xid::text, 'keys', l.keys))
-      FROM change_log l WHERE l.org_id = ?::uuid AND l.topic = ? AND l.xid >= ?::xid8), '[]'::json) AS changes`;
+  static readonly columns = changesSince('?::xid8');
+
+  /**
+   * The same for a cache that reads its rows in this very statement and starts a cursor from it
+   * (`ChangeCursor.start`, bindings from `startBindings`): the changes its snapshot already shows
+   * are marked seen, so they do not drop what was just read.
+   */
+  static readonly startColumns = changesSince(SNAPSHOT_XMIN);
+
+  static startBindings(orgId: string, topic: ChangeTopic): unknown[] {
+    return [orgId, topic];
+  }
+
+  static start(row: { xmin: string; changes: ChangeRow[] | string }): ChangeCursor {
+    const cursor = new ChangeCursor(row.xmin);
+    cursor.advance(row);
+    return cursor;
+  }
 
   bindings(orgId: string, topic: ChangeTopic): unknown[] {
     return [orgId, topic, this.horizon.toString()];
@@ -67,7 +89,7 @@ export class ChangeCursor {
 
 /** The current horizon, taken before a cache reads its rows (so no change after it is missed). */
 export async function currentHorizon(em: EntityManager): Promise<string> {
-  const [row] = await em.execute<{ xmin: string }[]>('SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin');
+  const [row] = await em.execute<{ xmin: string }[]>(`SELECT ${SNAPSHOT_XMIN}::text AS xmin`);
   return row.xmin;
 }
 

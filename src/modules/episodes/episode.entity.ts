@@ -15,6 +15,7 @@ import { FloatArrayType } from '../../db/float-array.type';
 @Index({ properties: ['orgId', 'topic', 'createdAt'] })
 @Index({ properties: ['orgId', 'intent'] })
 @Index({ properties: ['orgId', 'accepted', 'createdAt'] })
+@Index({ name: 'episodes_embedded', expression: `create index "episodes_embedded" on "episodes" ("org_id", "created_at") where "embedding" is not null` })
 export class Episode extends OrgOwned {
   @Property({ type: 'text' })
   agentId!: string;
@@ -51,6 +52,10 @@ export class Episode extends OrgOwned {
 
   @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
   embedding: number[] | null = null;
+
+  /** the sum of squares of `embedding`, kept by PostgreSQL (`sum_of_squares`): recallEpisodes' cosine divides by it */
+  @Property({ type: 'double', nullable: true, generated: '(sum_of_squares(embedding)) stored' })
+  embeddingNormSq?: number | null;
 
   @Property({ type: 'integer', default: 0 })
   canvasActionCount: Opt<number> = 0;

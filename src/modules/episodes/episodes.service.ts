@@ -3,6 +3,7 @@ import { badInput, notFound } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
 import { pgArray } from '../../core/sql';
+import { EPISODE_DIMENSION_SQL } from './episode-dimension';
 import type { RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 import { checkRecordEpisode, checkSegments, type SegmentRow } from './episodes.validate';
 
@@ -48,8 +49,8 @@ export async function linkSession(tx: EntityManager, orgId: string, ep: { id: st
 
 async function checkEmbeddingDimension(tx: EntityManager, orgId: string, emb: number[] | null | undefined): Promise<void> {
   if (!emb) return;
-  const [row] = await tx.execute<{ dim: number }[]>('SELECT array_length(embedding, 1) AS dim FROM episodes WHERE org_id = ? AND embedding IS NOT NULL LIMIT 1', [orgId]);
-  if (row && row.dim !== emb.length) throw badInput('input.embedding', `embedding must have ${row.dim} numbers, like the other episodes of the organization`);
+  const [row] = await tx.execute<{ dim: number | null }[]>(`SELECT (${EPISODE_DIMENSION_SQL}) AS dim`, [orgId]);
+  if (row.dim !== null && row.dim !== emb.length) throw badInput('input.embedding', `embedding must have ${row.dim} numbers, like the other episodes of the organization`);
 }
 
 async function linkFacts(tx: EntityManager, orgId: string, episodeId: string, agentId: string, factIds: string[], externalIds: string[]): Promise<void> {

@@ -1,7 +1,8 @@
 import { badInput } from '../../core/errors';
 import { parseId } from '../../core/ids';
 import { occurredAt } from '../../core/time-range';
-import { embedding, jsonBytes, jsonObject, numberIn, text } from '../../core/validate';
+import { jsonBytes, jsonObject, numberIn, text } from '../../core/validate';
+import { factEmbedding } from '../facts/embedding-dimension';
 import type { OutputInput, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 
 export const SEGMENT_ROLES = ['user', 'assistant', 'system', 'tool', 'event'];
@@ -77,7 +78,7 @@ export function checkRecordEpisode(input: RecordEpisodeInput): CheckedEpisode {
   list('input.executionIds', input.executionIds, MAX_EXECUTION_IDS).forEach((e, i) => text(`input.executionIds.${i}`, e, 200, { required: true }));
   jsonObject('input.generationConfig', input.generationConfig);
   jsonObject('input.metadata', input.metadata);
-  embedding('input.embedding', input.embedding);
+  factEmbedding('input.embedding', input.embedding);
   numberIn('input.overallScore', input.overallScore, 0, 1);
   const createdAt = occurredAt(input.occurredAt, 'input.occurredAt');
   if (input.endedAt && input.endedAt.getTime() < createdAt.getTime()) throw badInput('input.endedAt', 'endedAt must not be before the episode time');

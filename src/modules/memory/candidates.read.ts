@@ -1,0 +1,61 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ChangeCursor } from '../../db/change-feed';
+import { CandidateList, type CandidateRow } from './candidates';
+import type { CandidateCache, CandidateKey, CursorRead, OrgCandidates } from './candidates.cache';
+
+/**
+ * The earliest 3 and the newest `maxCandidates - 3` segments of the agent's episodes (one session if
+ * given), chronological, as one JSON array of `CandidateRow`s (bindings from `candidateBindings`).
+ */
+function candidatesColumn(k: CandidateKey): string {
+  return `(WITH s AS (
+       SELECT g.id, g.episode_id, g.role, g.content, g.created_at, g.token_estimate, g.seq, e.created_at AS episode_created_at
+         FROM episodes e JOIN episode_segments g ON g.org_id = e.org_id AND g.episode_id = e.id
+        WHERE e.org_id = ? AND e.agent_id = ? ${k.sessionId === null ? '' : 'AND e.session_id = ?'})
+     SELECT coalesce(json_agg(json_build_array(c.id, c.episode_id, c.role, c.content, c.created_at::text, c.token_estimate)
+                              ORDER BY c.created_at, c.episode_created_at, c.seq), '[]'::json)
+       FROM ((SELECT * FROM s ORDER BY created_at, episode_created_at, seq LIMIT 3)
+             UNION
+             (SELECT * FROM s ORDER BY created_at DESC, episode_created_at DESC, seq DESC LIMIT ${k.maxCandidates - 3})) c) AS candidates`;
+}
+
+const candidateBindings = (k: CandidateKey) => (k.sessionId === null ? [k.orgId, k.agentId] : [k.orgId, k.agentId, k.sessionId]);
+
+type Read = CursorRead & { candidates: string | CandidateRow[] };
+
+const parsed = <T>(v: string | T): T => (typeof v === 'string' ? JSON.parse(v) : v);
+
+/**
+ * The candidate list of an agent, from the cache when the change log shows nothing written to the
+ * agent's segments since it was read. Every request runs one statement (the change log check, or
+ * the check with the rows), two when a cached list turns out stale.
+ */
+export async function candidates(em: EntityManager, cache: CandidateCache, k: CandidateKey): Promise<CandidateList> {
+  const org = cache.org(k.orgId);
+  if (org && cache.get(k)) {
+    const [row] = await em.execute<Read[]>(`SELECT ${ChangeCursor.columns}`, org.cursor.bindings(k.orgId, 'segments'));
+    if (cache.attached(k.orgId, org)) cache.advance(org, row);
+    const hit = cache.get(k);
+    if (hit) return hit;
+  }
+  return read(em, cache, k, cache.org(k.orgId));
+}
+
+async function read(em: EntityManager, cache: CandidateCache, k: CandidateKey, org: OrgCandidates | undefined): Promise<CandidateList> {
+  const tick = org?.tick ?? 0;
+  const [row] = org
+    ? await em.execute<Read[]>(`SELECT ${ChangeCursor.columns}, ${candidatesColumn(k)}`, [...org.cursor.bindings(k.orgId, 'segments'), ...candidateBindings(k)])
+    : await em.execute<Read[]>(`SELECT ${ChangeCursor.startColumns}, ${candidatesColumn(k)}`, [...ChangeCursor.startBindings(k.orgId, 'segments'), ...candidateBindings(k)]);
+  cache.builds += 1;
+  const list = new CandidateList(parsed(row.candidates));
+  if (!org) {
+    const started = cache.start(k.orgId, row);
+    if (started) cache.put(started, k, list);
+  } else if (cache.attached(k.orgId, org)) {
+    // a list read before another request applied a change to its agent may predate that change
+    const fresh = org.unchangedSince(k.agentId, tick);
+    cache.advance(org, row);
+    if (fresh) cache.put(org, k, list);
+  }
+  return list;
+}

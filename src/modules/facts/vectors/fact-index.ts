@@ -153,11 +153,12 @@ export class FactIndex {
       org.cursor = null;
     }
     if (!org.cursor) {
-      const [row] = await em.execute<{ xmin: string; dimension: number | null }[]>(
-        `SELECT pg_snapshot_xmin(pg_current_snapshot())::text AS xmin, ${DIMENSION}`,
-        [orgId],
-      );
-      org.cursor = new ChangeCursor(row.xmin);
+      // banks are read after this statement, so every change it already shows is in them
+      const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(`SELECT ${ChangeCursor.startColumns}, ${DIMENSION}`, [
+        ...ChangeCursor.startBindings(orgId, 'facts'),
+        orgId,
+      ]);
+      org.cursor = ChangeCursor.start(row);
       org.dimension = row.dimension === null ? null : Number(row.dimension);
     } else {
       const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(`SELECT ${ChangeCursor.columns}, ${DIMENSION}`, [

@@ -1,8 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { type ApolloServerPlugin, HeaderMap } from '@apollo/server';
-import { type DocumentNode, GraphQLError, type GraphQLSchema } from 'graphql';
-import type { Context } from '../graphql/context.type';
-import { checkOperation } from '../graphql/limits';
+import { HeaderMap } from '@apollo/server';
+import { GraphQLError } from 'graphql';
 import type { BudgetDoor } from './budget-door';
 import { type Budgets, OverBudget, type Spender } from './budgets';
 
@@ -23,15 +21,6 @@ async function guarded<T>(run: () => Promise<T>, refused: (e: OverBudget) => voi
   }
 }
 
-/** The cost of an operation, or null when the complexity limit refuses it (that refusal is reported elsewhere). */
-function costOf(schema: GraphQLSchema, document: DocumentNode, variables: Record<string, unknown> | undefined, operationName?: string | null): number | null {
-  try {
-    return checkOperation(schema, document, variables, operationName);
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Admits an HTTP request of an authenticated caller before its document is even parsed: one
  * request against the rates, then a running slot, given back when the response is done. A
@@ -49,18 +38,9 @@ export function admitHttpRequest(budgets: Budgets, door: BudgetDoor, spender: Sp
   );
 }
 
-/** Apollo plugin: charges each operation's cost, once it is known, to the caller's budgets. */
-export function budgetPlugin(budgets: Budgets, door: BudgetDoor): ApolloServerPlugin<Context> {
-  return {
-    async requestDidStart() {
-      return {
-        async didResolveOperation({ request, document, schema, operationName, contextValue }) {
-          const cost = costOf(schema, document, request.variables, operationName);
-          if (cost !== null) await guarded(() => budgets.charge(contextValue.viewer, cost), (e) => door.close(request.http?.headers.get('authorization'), e));
-        },
-      };
-    },
-  };
+/** Charges an HTTP operation's cost (known once it passed the limits) to the caller's budgets; throws RATE_LIMITED. */
+export function chargeHttpOperation(budgets: Budgets, door: BudgetDoor, spender: Spender, cost: number, authorization: string | undefined): Promise<void> {
+  return guarded(() => budgets.charge(spender, cost), (e) => door.close(authorization, e));
 }
 
 /** Counts one WebSocket operation against the request rates, before its document is parsed; throws RATE_LIMITED. */
@@ -76,11 +56,10 @@ export function countWsOperation(budgets: Budgets, spender: Spender): Promise<vo
 export function admitWsOperation(
   budgets: Budgets,
   spender: Spender,
-  op: { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown> | null; operationName?: string | null; subscription: boolean },
+  op: { cost: number; subscription: boolean },
 ): Promise<() => void> {
   return guarded(async () => {
-    const cost = costOf(op.schema, op.document, op.variables ?? undefined, op.operationName);
-    if (cost !== null) await budgets.charge(spender, cost);
+    await budgets.charge(spender, op.cost);
     return op.subscription ? () => {} : budgets.slot(spender);
   });
 }

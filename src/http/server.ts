@@ -17,8 +17,8 @@ import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { documentLimits } from './document-limits';
 import { BudgetDoor } from './budget-door';
-import { admitHttpRequest, budgetPlugin } from './budget-guard';
-import { Budgets, budgetStore, type OverBudget } from './budgets';
+import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
+import { Budgets, budgetStore, type OverBudget, type Spender } from './budgets';
 import { Metrics } from './metrics';
 import { mountMetrics } from './metrics-endpoint';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
@@ -40,18 +40,22 @@ function errorBody(status: number, code: string, message: string) {
   return { status, body: { errors: [{ message, extensions: { code, requestId: currentRequestScope()?.requestId } }] } };
 }
 
-/** Apollo plugin: the document and operation limits, and per-operation metrics. */
-function operationPlugin(metrics: Metrics): ApolloServerPlugin<Context> {
+/**
+ * Apollo plugin: the document and operation limits, the operation's cost charged to the caller's
+ * budgets (`charge`), and per-operation metrics.
+ */
+function operationPlugin(metrics: Metrics, charge: (viewer: Spender, cost: number, authorization: string | undefined) => Promise<void>): ApolloServerPlugin<Context> {
   return {
     async requestDidStart() {
       const started = performance.now();
       let operation = 'anonymous';
       return {
-        async didResolveOperation({ request, document, schema, operationName }) {
+        async didResolveOperation({ request, document, schema, operationName, contextValue }) {
           operation = operationName ?? 'anonymous';
           const scope = currentRequestScope();
           if (scope) scope.operationName = operation;
-          checkOperation(schema, document, request.variables, operationName);
+          const cost = checkOperation(schema, document, request.variables, operationName);
+          await charge(contextValue.viewer, cost, request.http?.headers.get('authorization'));
         },
         async willSendResponse({ response }) {
           if (response.body.kind === 'single') {
@@ -95,8 +99,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     formatError: (_formatted, error) => formatError(error),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
-      operationPlugin(metrics),
-      budgetPlugin(budgets, door),
+      operationPlugin(metrics, (viewer, cost, authorization) => chargeHttpOperation(budgets, door, viewer, cost, authorization)),
       // no HTTP cache hints are served; the cache-control plugin would wrap every field resolver
       // of the schema (HTTP and WebSocket) with a per-field hook
       ApolloServerPluginCacheControlDisabled(),

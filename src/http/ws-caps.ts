@@ -1,4 +1,4 @@
-import { type DocumentNode, getOperationAST, GraphQLError, type GraphQLSchema } from 'graphql';
+import { type DocumentNode, getOperationAST, GraphQLError } from 'graphql';
 import { WebSocket } from 'ws';
 import { admitWsOperation, countWsOperation } from './budget-guard';
 import type { Budgets, Spender } from './budgets';
@@ -58,7 +58,8 @@ export class KeyCaps {
   }
 }
 
-type Op = { schema: GraphQLSchema; document: DocumentNode; variables?: Record<string, unknown> | null; operationName?: string | null };
+/** A validated operation and its cost (from the limits check). */
+type Op = { document: DocumentNode; operationName?: string | null; cost: number };
 
 /** `run`'s result, or the RATE_LIMITED error it threw as the errors to answer the operation with. */
 async function asErrors<T>(run: () => Promise<T>): Promise<T | GraphQLError[]> {
@@ -85,7 +86,7 @@ export async function refuseOperation(caps: KeyCaps, budgets: Budgets, spender: 
  */
 export async function admitOperation(caps: KeyCaps, budgets: Budgets, spender: Spender, op: Op, noRoom: () => GraphQLError[] | null): Promise<GraphQLError[] | (() => void)> {
   const subscription = getOperationAST(op.document, op.operationName)?.operation === 'subscription';
-  const release = await asErrors(() => admitWsOperation(budgets, spender, { ...op, subscription }));
+  const release = await asErrors(() => admitWsOperation(budgets, spender, { cost: op.cost, subscription }));
   if (Array.isArray(release)) return release;
   const overCap = caps.refuseOperation(spender.apiKeyId);
   const refusal = noRoom() ?? (overCap ? [overCap] : null);

@@ -116,13 +116,14 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         }
         const errors = validate(schema, document, rules);
         if (errors.length > 0) return errors;
+        let cost: number;
         try {
-          checkOperation(schema, document, payload.variables, payload.operationName);
+          cost = checkOperation(schema, document, payload.variables, payload.operationName);
         } catch (e) {
           if (e instanceof GraphQLError) return [e];
           throw e;
         }
-        const release = await admitOperation(caps, budgets, state.viewer, { schema, document, variables: payload.variables, operationName: payload.operationName }, noRoom);
+        const release = await admitOperation(caps, budgets, state.viewer, { document, operationName: payload.operationName, cost }, noRoom);
         if (Array.isArray(release)) return release;
         const requestId = newRequestId();
         state.operations.add(id);

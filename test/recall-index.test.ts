@@ -241,6 +241,22 @@ describe('recall through the vector index', () => {
     expect(catchUps).toBeLessThan(20);
   });
 
+  it('reads a bank larger than one chunk (20,000 facts) whole, facts created at the same instant included', async () => {
+    const org = await idx.createOrg('chunks');
+    await em().execute(
+      `INSERT INTO facts (id, org_id, bank_id, text, embedding, created_at, updated_at)
+       SELECT gen_random_uuid(), ?, 'many', 'fact ' || g, ARRAY[cos(g * 0.001), sin(g * 0.001)]::float8[], '2026-01-01T00:00:00.123456Z'::timestamptz + (g / 3) * interval '1 microsecond', now()
+       FROM generate_series(1, 20500) g`,
+      [org.orgId],
+    );
+    await em().execute('INSERT INTO fact_embedding_dimensions (org_id, dimension) VALUES (?, 2)', [org.orgId]);
+    const index = new FactIndex(1 << 30);
+    const { bank } = await index.prepare(em(), org.orgId, 'many');
+    expect(bank!.count).toBe(20500);
+    const input = { bankId: 'many', query: 'q', queryEmbedding: [1, 0.3], limit: 20 };
+    expect((await recall(idx, org.token, input)).map((r) => r.fact.id)).toEqual((await recall(sql, org.token, input)).map((r) => r.fact.id));
+  });
+
   it('never answers with another organization’s facts, over HTTP and WebSocket', async () => {
     const one = await idx.createOrg('index-one');
     const two = await idx.createOrg('index-two');

@@ -19,10 +19,13 @@ export function factEmbedding(field: string, value: number[] | null | undefined)
   return v;
 }
 
+/** The organization's embedding dimension as a column of a larger statement (one binding: the org id). */
+export const DIMENSION_COLUMN = '(SELECT dimension FROM fact_embedding_dimensions WHERE org_id = ?) AS dimension';
+
 /** The organization's embedding dimension, null until the first embedding. */
 export async function orgDimension(em: EntityManager, orgId: string): Promise<number | null> {
-  const rows = await em.execute<{ dimension: number }[]>('SELECT dimension FROM fact_embedding_dimensions WHERE org_id = ?', [orgId]);
-  return rows.length ? Number(rows[0].dimension) : null;
+  const [row] = await em.execute<{ dimension: number | null }[]>(`SELECT ${DIMENSION_COLUMN}`, [orgId]);
+  return row.dimension === null ? null : Number(row.dimension);
 }
 
 /**

@@ -163,37 +163,13 @@ function allowed(dict: Map<string | null, number> | Map<string, number>, values:
   return ok;
 }
 
-/** Indexes of the `n` largest of the first `count` values (unordered), by a bounded min-heap. */
+/** Indexes of the `n` largest of the first `count` values, and of any equal to the smallest of them (unordered). */
 function topByUpper(values: Float64Array, count: number, n: number): number[] {
-  const heap: number[] = [];
-  const less = (a: number, b: number) => values[a] < values[b];
-  const down = (i: number) => {
-    for (;;) {
-      const l = 2 * i + 1;
-      const r = l + 1;
-      let m = i;
-      if (l < heap.length && less(heap[l], heap[m])) m = l;
-      if (r < heap.length && less(heap[r], heap[m])) m = r;
-      if (m === i) return;
-      [heap[i], heap[m]] = [heap[m], heap[i]];
-      i = m;
-    }
-  };
-  for (let k = 0; k < count; k++) {
-    if (heap.length < n) {
-      heap.push(k);
-      for (let i = heap.length - 1; i > 0; ) {
-        const p = (i - 1) >> 1;
-        if (!less(heap[i], heap[p])) break;
-        [heap[i], heap[p]] = [heap[p], heap[i]];
-        i = p;
-      }
-    } else if (n > 0 && values[k] > values[heap[0]]) {
-      heap[0] = k;
-      down(0);
-    }
-  }
-  return heap;
+  const top = new LowestOfTop(n);
+  for (let k = 0; k < count; k++) top.add(values[k]);
+  const out: number[] = [];
+  for (let k = 0; k < count; k++) if (values[k] >= top.lowest) out.push(k);
+  return out;
 }
 
 /**

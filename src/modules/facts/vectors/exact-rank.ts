@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../../../core/sql';
 import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from '../fact.rows';
 import { ChangeCursor } from '../../../db/change-feed';
+import { DIMENSION_COLUMN } from '../embedding-dimension';
 import type { Held } from './fact-index';
 import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
 import { type RecalledFact, UsefulnessSource } from '../facts.type';
@@ -54,7 +55,7 @@ export async function rankCandidates(em: EntityManager, orgId: string, p: Params
   let rows: CandidateRow[];
   if (held) {
     const read = await em.execute<(CandidateRow & { xmin: string; changes: string; dimension: number | null })[]>(
-      `SELECT l.xmin, l.changes, l.dimension, x.* FROM (SELECT ${ChangeCursor.columns}, (SELECT dimension FROM fact_embedding_dimensions WHERE org_id = ?) AS dimension) l
+      `SELECT l.xmin, l.changes, l.dimension, x.* FROM (SELECT ${ChangeCursor.columns}, ${DIMENSION_COLUMN}) l
        LEFT JOIN LATERAL (SELECT ${CANDIDATE_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])) x ON true`,
       [...held.cursor.bindings(orgId, 'facts'), orgId, orgId, pgArray(candidates)],
     );

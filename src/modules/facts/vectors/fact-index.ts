@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../core/logger';
 import { pgArray } from '../../../core/sql';
 import { ChangeCursor } from '../../../db/change-feed';
+import { DIMENSION_COLUMN } from '../embedding-dimension';
 import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
 import { BankVectors, type IndexRow } from './bank-vectors';
 
@@ -15,7 +16,6 @@ const ROW_COLUMNS = `f.id, f.bank_id, f.text <> '' AS has_text, f.kind, f.status
       'u', c.usefulness, 't', date_part('epoch', c.last_signal_at) * 1000))
      FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts`;
 
-const DIMENSION = '(SELECT dimension FROM fact_embedding_dimensions WHERE org_id = ?) AS dimension';
 /** Rows read per statement while a bank is built. */
 const BUILD_CHUNK = 20_000;
 /** More changed facts than this since the last request: the organization's banks are read again. */
@@ -152,21 +152,16 @@ export class FactIndex {
       this.dropBanks(orgId, org);
       org.cursor = null;
     }
-    if (!org.cursor) {
-      // banks are read after this statement, so every change it already shows is in them
-      const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(`SELECT ${ChangeCursor.startColumns}, ${DIMENSION}`, [
-        ...ChangeCursor.startBindings(orgId, 'facts'),
-        orgId,
-      ]);
-      org.cursor = ChangeCursor.start(row);
-      org.dimension = row.dimension === null ? null : Number(row.dimension);
-    } else {
-      const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(`SELECT ${ChangeCursor.columns}, ${DIMENSION}`, [
-        ...org.cursor.bindings(orgId, 'facts'),
-        orgId,
-      ]);
-      org.dimension = row.dimension === null ? null : Number(row.dimension);
-      const changed = org.cursor.advance(row);
+    // a new cursor: banks are read after this statement, so every change it already shows is in them
+    const cursor = org.cursor;
+    const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(
+      `SELECT ${cursor ? ChangeCursor.columns : ChangeCursor.startColumns}, ${DIMENSION_COLUMN}`,
+      [...(cursor ? cursor.bindings(orgId, 'facts') : ChangeCursor.startBindings(orgId, 'facts')), orgId],
+    );
+    org.dimension = row.dimension === null ? null : Number(row.dimension);
+    if (!cursor) org.cursor = ChangeCursor.start(row);
+    else {
+      const changed = cursor.advance(row);
       if (changed.length > 0) org.version += 1;
       if (changed.length > REBUILD_CHANGES) this.dropBanks(orgId, org);
       else if (changed.length > 0 && org.banks.size > 0) await this.apply(em, orgId, org, changed);
@@ -202,16 +197,21 @@ export class FactIndex {
     this.evict(key);
   }
 
-  /** Reads a bank in chunks; null when it does not fit in the memory setting. */
+  /**
+   * Reads a bank in chunks, in the order of the `(org_id, created_at, id)` index (each chunk starts
+   * where the last ended, its creation time as text so no microsecond is lost); null when it does
+   * not fit in the memory setting.
+   */
   private async build(em: EntityManager, orgId: string, bankId: string, dim: number): Promise<BankVectors | null> {
     const started = Date.now();
     const bank = new BankVectors(dim);
-    let after = '00000000-0000-0000-0000-000000000000';
+    let after: [string, string] | null = null;
     for (;;) {
-      const rows = await em.execute<StoredRow[]>(
-        `SELECT ${ROW_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> '' AND f.id > ?
-         ORDER BY f.id LIMIT ${BUILD_CHUNK}`,
-        [orgId, bankId, after],
+      const rows: (StoredRow & { at: string })[] = await em.execute(
+        `SELECT ${ROW_COLUMNS}, f.created_at::text AS at FROM facts f WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> ''${
+          after ? ' AND (f.created_at, f.id) > (?::timestamptz, ?::uuid)' : ''
+        } ORDER BY f.created_at, f.id LIMIT ${BUILD_CHUNK}`,
+        [orgId, bankId, ...(after ?? [])],
       );
       for (const r of rows) bank.put(decoded(r));
       if (bank.bytes > this.maxBytes) {
@@ -222,7 +222,7 @@ export class FactIndex {
         this.log?.info({ orgId, bankId, facts: bank.count, ms: Date.now() - started, mb: Math.round(bank.bytes / 2 ** 20) }, 'recall index: bank read');
         return bank;
       }
-      after = rows[rows.length - 1].id;
+      after = [rows[rows.length - 1].at, rows[rows.length - 1].id];
     }
   }
 

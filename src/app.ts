@@ -8,6 +8,7 @@ import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
 import { FactIndex } from './modules/facts/vectors/fact-index';
+import { CandidateCache } from './modules/memory/candidates.cache';
 import { ensureFirstOrganization, type FirstStart } from './modules/orgs/bootstrap';
 
 export interface Database {
@@ -54,6 +55,8 @@ export interface App {
   firstStart: FirstStart | null;
   /** recall's in-process fact vectors (null when turned off) */
   factIndex: FactIndex | null;
+  /** memoryContext's cached candidate lists */
+  memoryCache: CandidateCache;
   /** drain traffic, then close the bus and the database; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -69,7 +72,8 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       embedded: db.embedded,
     });
     const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log) : null;
-    const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex }, config.port, config.host);
+    const memoryCache = new CandidateCache(config.memoryCacheMaxMb * 1024 * 1024);
+    const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex, memoryCache }, config.port, config.host);
     // the change log that in-process caches read is kept for an hour
     const pruning = setInterval(() => pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')), 5 * 60_000);
     pruning.unref();
@@ -80,6 +84,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       bus,
       firstStart,
       factIndex,
+      memoryCache,
       // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);
       // failures are logged, and the drain still ends
       stop: () =>

@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { candidateCacheFor } from '../src/modules/memory/candidates.cache';
 import { AppendSegmentsDocument, ForgetEpisodesDocument, MemoryContextDocument, RecordEpisodeDocument } from './generated/graphql';
 import { gqlOk, wsClient, wsOnce } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
@@ -20,7 +19,7 @@ const record = (url: string, token: string, agentId: string, contents: string[],
 /** every candidate (RECENT with a budget larger than all of them), oldest first */
 const contents = (url: string, token: string, agentId = 'assistant', extra: Record<string, unknown> = {}) =>
   gqlOk(url, MemoryContextDocument, { input: { agentId, tokenBudget: 1_000_000, mode: 'RECENT', ...extra } }, token).then((r) => r.memoryContext.entries.map((e) => e.content));
-const cacheOf = (t: TestServer) => candidateCacheFor(t.app.db.orm, t.config.memoryCacheMaxMb);
+const cacheOf = (t: TestServer) => t.app.memoryCache;
 /** statements of the last request, and whether any read segments */
 const work = (t: TestServer) => ({ statements: t.sql.count, readSegments: t.sql.statements.some((q) => /episode_segments/.test(q)) });
 const measured = async <T>(t: TestServer, run: () => Promise<T>) => {

@@ -3,6 +3,7 @@ import type { Config } from '../config';
 import type { EventBus } from '../core/event-bus';
 import type { Logger } from '../core/logger';
 import type { FactIndex } from '../modules/facts/vectors/fact-index';
+import type { CandidateCache } from '../modules/memory/candidates.cache';
 
 /** Process-wide parts a resolver may need besides its request context. */
 export interface Services {
@@ -12,4 +13,6 @@ export interface Services {
   log: Logger;
   /** recall's in-process fact vectors; null when the setting turns them off */
   factIndex: FactIndex | null;
+  /** memoryContext's cached candidate lists (a setting of 0 MiB keeps none) */
+  memoryCache: CandidateCache;
 }

@@ -142,12 +142,3 @@ export class CandidateCache {
     if (keys?.size === 0) org!.keysByAgent.delete(hit.key.agentId);
   }
 }
-
-const caches = new WeakMap<object, CandidateCache>();
-
-/** The cache of one server instance (keyed by its ORM, so instances in one process keep their own). */
-export function candidateCacheFor(orm: object, maxMb: number): CandidateCache {
-  let cache = caches.get(orm);
-  if (!cache) caches.set(orm, (cache = new CandidateCache(maxMb * 1024 * 1024)));
-  return cache;
-}

@@ -37,7 +37,9 @@ export async function startRawServer(opts: { databaseUrl: string; poolMax: numbe
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const handler = handlers[(req.url ?? '/').slice(1)];
+      // `<id>-1` is scenario <id> measured with one connection: the same SQL
+      const id = (req.url ?? '/').slice(1);
+      const handler = handlers[id] ?? handlers[id.replace(/-1$/, '')];
       if (req.method !== 'POST' || !handler) {
         res.writeHead(404).end();
         return;

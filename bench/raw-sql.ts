@@ -151,14 +151,12 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const [sql, params] = rankingQuery(orgId, p, p.queryEmbedding);
       return q(numbered(sql), params);
     },
-    'recall-1': (orgId, v) => handlers.recall(orgId, v),
     // the server's statement (its dimension check included)
     'recall-episodes': async (orgId, v) => {
       const lambda = loadConfig({ DECAY_LAMBDA: process.env.DECAY_LAMBDA }).decayLambda;
       const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: v.agentId, query: v.query, emb: v.emb ?? null, limit: 10, since: null });
       return q(numbered(sql), params);
     },
-    'recall-episodes-1': (orgId, v) => handlers['recall-episodes'](orgId, v),
     'memory-context': async (orgId, v) => {
       const i = v.input;
       const max = i.maxCandidates ?? 2000;
@@ -174,7 +172,6 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const entries = foveated(cands, i.query, i.tokenBudget);
       return { entries, tokenEstimate: entries.reduce((a, e) => a + e.token_estimate, 0), policy: 'FOVEATED', candidatesConsidered: cands.length, memoriesSelected: entries.length };
     },
-    'memory-context-1': (orgId, v) => handlers['memory-context'](orgId, v),
   };
   return handlers;
 }

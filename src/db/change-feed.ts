@@ -62,10 +62,16 @@ export class ChangeCursor {
     return [orgId, topic, this.horizon.toString()];
   }
 
-  /** Whether a read of `columns` shows changes not seen before (the cursor does not move). */
+  /**
+   * Whether a read of `columns` shows changes not seen before. The cursor does not move, but a read
+   * that shows none confirms the cache current as of now (the log cannot have been pruned of
+   * anything it still needs), so it keeps the cursor from expiring.
+   */
   hasUnseen(row: { changes: ChangeRow[] | string }): boolean {
     const changes: ChangeRow[] = typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes;
-    return changes.some((c) => !this.seen.has(c.id));
+    const unseen = changes.some((c) => !this.seen.has(c.id));
+    if (!unseen) this.readAt = Date.now();
+    return unseen;
   }
 
   /** Takes a read of `columns`: returns the keys of changes not seen before and moves the horizon. */

@@ -10,6 +10,7 @@ import { entities } from './modules';
 import { FactIndex } from './modules/facts/vectors/fact-index';
 import { CandidateCache } from './modules/memory/candidates.cache';
 import { ensureFirstOrganization, type FirstStart } from './modules/orgs/bootstrap';
+import { KeyCache } from './modules/orgs/key-cache';
 
 export interface Database {
   orm: MikroORM;
@@ -73,7 +74,8 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
     });
     const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log) : null;
     const memoryCache = new CandidateCache(config.memoryCacheMaxMb * 1024 * 1024);
-    const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex, memoryCache }, config.port, config.host);
+    const keyCache = new KeyCache(config.keyCacheTtlMs);
+    const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex, memoryCache, keyCache }, config.port, config.host);
     // the change log that in-process caches read is kept for an hour
     const pruning = setInterval(() => pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')), 5 * 60_000);
     pruning.unref();

@@ -53,6 +53,8 @@ export interface Config {
   dbPoolMax: number;
   /** how often open WebSockets re-check that their API key is still valid */
   keyRecheckMs: number;
+  /** how long a valid API key is remembered without a lookup (0: looked up on every request) */
+  keyCacheTtlMs: number;
   /** per-day decay rate of recency and usefulness scores */
   decayLambda: number;
   /** memory for recall's in-process fact vectors, in MiB (0: PostgreSQL ranks every recall alone) */
@@ -189,6 +191,7 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
+    keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
     recallIndexMaxMb: int(env, 'RECALL_INDEX_MAX_MB', 1024, 0, 1_048_576),
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),

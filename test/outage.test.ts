@@ -48,12 +48,19 @@ describe('while the database is unreachable', () => {
     const input = { agentId: 'a', title: 'written after the outage', idempotencyKey: 'outage-write-1' };
     const open = wsClient(s.wsUrl, org.token);
     expect((await wsOnce(open, ViewerDocument)).data?.viewer.role).toBe('ADMIN');
+    // a key never used before the outage cannot be authenticated from the key cache
+    const unseen = await s.createKey(org.orgId, 'VIEWER');
     const logged = s.logs.length;
 
     await proxy.cut();
     try {
-      const read = await gql(s.url, ViewerDocument, {}, org.token);
+      const read = await gql(s.url, EPISODES, {}, org.token);
       expect([read.status, codeOf(read)]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      expect(read.errors?.[0].message).toMatch(/retry/);
+      const unauthenticated = await gql(s.url, ViewerDocument, {}, unseen.token);
+      expect([unauthenticated.status, codeOf(unauthenticated)]).toEqual([503, 'SERVICE_UNAVAILABLE']);
+      // a key authenticated moments ago is served from the key cache: `viewer` needs no database
+      expect((await gqlOk(s.url, ViewerDocument, {}, org.token)).viewer.role).toBe('ADMIN');
       expect(read.errors?.[0].message).toMatch(/retry/);
       const write = await gql(s.url, RECORD, { input }, org.token);
       expect([write.status, codeOf(write)]).toEqual([503, 'SERVICE_UNAVAILABLE']);
@@ -65,8 +72,8 @@ describe('while the database is unreachable', () => {
       // a socket authenticated before the outage gets the code on its operations
       const overWs = await wsOnce(open, EPISODES);
       expect(codeOf(overWs)).toBe('SERVICE_UNAVAILABLE');
-      // a new socket cannot be authenticated: closed with 1013 (try again later), not 4403
-      const late = wsClient(s.wsUrl, org.token);
+      // a new socket of an unseen key cannot be authenticated: closed with 1013 (try again later), not 4403
+      const late = wsClient(s.wsUrl, unseen.token);
       expect((await late.closed).code).toBe(1013);
     } finally {
       await proxy.restore();

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
+import { hashToken } from '../core/tokens';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { authenticate, type Viewer } from '../modules/orgs/orgs.service';
 import type { Context } from './context.type';
@@ -27,20 +28,26 @@ const readerOf = (services: Services): EntityManager => {
 };
 
 /**
- * Looks up the caller of an Authorization value; throws UNAUTHENTICATED when it is not a valid key,
- * SERVICE_UNAVAILABLE (HTTP 503) when the database cannot be reached to tell.
+ * Looks up the caller of an Authorization value (from the key cache when it was seen recently);
+ * throws UNAUTHENTICATED when it is not a valid key, SERVICE_UNAVAILABLE (HTTP 503) when the
+ * database cannot be reached to tell.
  */
 export async function viewerFor(services: Services, authorization: unknown): Promise<Viewer> {
   const token = bearerToken(authorization);
   if (!token) throw unauthenticatedError('an API key is required: send "Authorization: Bearer <token>"');
+  const tokenHash = hashToken(token);
+  const cached = services.keyCache.get(tokenHash);
+  if (cached) return cached;
+  const epoch = services.keyCache.begin();
   let viewer: Viewer | null;
   try {
-    viewer = await authenticate(readerOf(services), token);
+    viewer = await authenticate(readerOf(services), tokenHash);
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw unavailableError();
     throw err;
   }
   if (!viewer) throw unauthenticatedError('the API key is unknown or revoked');
+  services.keyCache.set(tokenHash, viewer, epoch);
   return viewer;
 }
 

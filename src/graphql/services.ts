@@ -4,6 +4,7 @@ import type { EventBus } from '../core/event-bus';
 import type { Logger } from '../core/logger';
 import type { FactIndex } from '../modules/facts/vectors/fact-index';
 import type { CandidateCache } from '../modules/memory/candidates.cache';
+import type { KeyCache } from '../modules/orgs/key-cache';
 
 /** Process-wide parts a resolver may need besides its request context. */
 export interface Services {
@@ -15,4 +16,6 @@ export interface Services {
   factIndex: FactIndex | null;
   /** memoryContext's cached candidate lists (a setting of 0 MiB keeps none) */
   memoryCache: CandidateCache;
+  /** recently authenticated API keys (forgotten at once on revocation) */
+  keyCache: KeyCache;
 }

@@ -84,7 +84,11 @@ export async function startHttpServer(services: Services, port: number, host?: s
   const ws = attachWebSocketServer(httpServer, schema, services, metrics, budgets);
   const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');
   void (async () => {
-    for await (const { apiKeyId } of revocations) ws.closeForKeys(new Set([apiKeyId]));
+    for await (const { apiKeyId } of revocations) {
+      const keys = new Set([apiKeyId]);
+      services.keyCache.forgetKeys(keys);
+      ws.closeForKeys(keys);
+    }
   })();
 
   const formatError = (error: unknown) => formatGraphQLError(error, { production: config.production, log });

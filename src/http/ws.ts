@@ -198,7 +198,9 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     if (keyIds.length === 0) return;
     try {
       const valid = await validKeyIds(services.orm.em.fork(), keyIds);
-      closeForKeys(new Set(keyIds.filter((k) => !valid.has(k))));
+      const revoked = new Set(keyIds.filter((k) => !valid.has(k)));
+      services.keyCache.forgetKeys(revoked);
+      closeForKeys(revoked);
     } catch (err) {
       services.log.warn({ err }, 'API key re-check failed');
     }

@@ -32,6 +32,8 @@ export class OrgsResolver {
   @Authorized(CAN.manageKeys)
   async revokeApiKey(@Arg('id', () => ID, { description: 'Id of the key to revoke.' }) id: string, @Ctx() ctx: Context): Promise<ApiKey> {
     const key = await orgs.revokeApiKey(ctx.em, ctx.orgId, id);
+    // this instance forgets the key before answering; the others when the event reaches them
+    ctx.services.keyCache.forgetKeys(new Set([key.id]));
     await ctx.services.bus.pubsub.publish('apiKeyRevoked', { apiKeyId: key.id });
     return ApiKey.from(key);
   }

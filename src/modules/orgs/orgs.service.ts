@@ -30,13 +30,13 @@ function checkName(field: string, name: string): string {
   return trimmed;
 }
 
-/** Resolves a bearer token to its viewer in one statement; null for an unknown or revoked key. */
-export async function authenticate(em: EntityManager, token: string): Promise<Viewer | null> {
+/** Resolves a token's SHA-256 (`hashToken`) to its viewer in one statement; null for an unknown or revoked key. */
+export async function authenticate(em: EntityManager, tokenHash: string): Promise<Viewer | null> {
   const rows = await em.execute<{ id: string; name: string; role: Role; org_id: string; org_name: string }[]>(
     `SELECT k.id, k.name, k.role, k.org_id, o.name AS org_name
        FROM api_keys k JOIN organizations o ON o.id = k.org_id
       WHERE k.token_hash = ? AND k.revoked_at IS NULL`,
-    [hashToken(token)],
+    [tokenHash],
   );
   const r = rows[0];
   return r ? { apiKeyId: r.id, apiKeyName: r.name, orgId: r.org_id, orgName: r.org_name, role: r.role } : null;

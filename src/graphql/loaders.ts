@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { batchingReads } from '../db/statement-batch';
 
 /** Builds one DataLoader (or any per-request cache) for an organization's request. */
 export type LoaderFactory<T> = (em: EntityManager, orgId: string) => T;
@@ -14,10 +15,18 @@ export class Loaders {
   private readonly made = new Map<LoaderFactory<unknown>, unknown>();
   private readonly keyed = new Map<KeyedLoaderFactory<never, unknown>, Map<string, unknown>>();
 
+  private readonly em: EntityManager;
+
+  /**
+   * Loaders read through one statement batch: the batches that loaders of a request dispatch
+   * together (an episode page's context lists) reach PostgreSQL as one statement.
+   */
   constructor(
-    private readonly em: EntityManager,
+    em: EntityManager,
     private readonly orgId: string,
-  ) {}
+  ) {
+    this.em = batchingReads(em);
+  }
 
   get<T>(factory: LoaderFactory<T>): T {
     let loader = this.made.get(factory) as T | undefined;

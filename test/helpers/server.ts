@@ -15,8 +15,8 @@ export interface TestServer {
   config: Config;
   /** JSON log lines the server wrote */
   logs: Record<string, unknown>[];
-  /** SQL statements run since the last reset */
-  sql: { count: number; statements: string[]; reset(): void };
+  /** SQL statements run since the last reset; `besidesAuth` leaves out API key lookups (the key cache skips them for a busy key) */
+  sql: { count: number; statements: string[]; readonly besidesAuth: number; reset(): void };
   createOrg(name?: string): Promise<{ orgId: string; token: string }>;
   createKey(orgId: string, role: Role, name?: string): Promise<{ id: string; token: string }>;
   close(): Promise<void>;
@@ -42,6 +42,9 @@ export async function startTestServer(opts: { env?: Record<string, string>; dbUr
   const sql = {
     count: 0,
     statements: [] as string[],
+    get besidesAuth() {
+      return this.statements.filter((q) => !/\btoken_hash = /.test(q)).length;
+    },
     reset() {
       this.count = 0;
       this.statements = [];

@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gqlOk } from './helpers/client';
+import { startTestServer, type TestServer } from './helpers/server';
+
+let s: TestServer;
+let org: { orgId: string; token: string };
+let other: { orgId: string; token: string };
+
+const LISTS = {
+  segments: 'segments(limit: 3) { id episodeId seq role content tokenEstimate createdAt }',
+  outputs: 'outputs(limit: 5) { id episodeId kind content difficulty qualityScore regenerationRound createdAt }',
+  // usefulness is decayed to the moment of each request, so it is left out of the comparison
+  facts: 'facts(limit: 5) { id bankId text kind externalId status confidence supportCount signalCount lastSignalAt createdAt updatedAt }',
+  canvasContext: 'canvasContext(limit: 5) { id agentId canvasId canvasType componentType action metadata episodeId createdAt }',
+  charts: 'charts: canvasContext(canvasType: "charts", limit: 1) { id createdAt }',
+  feedbackContext:
+    'feedbackContext(limit: 5) { id episodeId agentId actorId actorUserId feedbackType rating score corrections before after meta accepted reason createdAt }',
+} as const;
+const page = (lists: string[]) => `{ episodes(first: 30) { edges { node { id ${lists.join(' ')} } } } }`;
+type Page = { episodes: { edges: { node: Record<string, unknown> }[] } };
+
+beforeAll(async () => {
+  s = await startTestServer();
+  org = await s.createOrg('batched');
+  other = await s.createOrg('bystander');
+  // every column type the context lists carry: numeric, real, int, jsonb, text, timestamps with microseconds, nulls
+  await s.app.db.orm.em.fork().execute(
+    `WITH e AS (
+       INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at, canvas_action_count, feedback_count)
+       SELECT gen_random_uuid(), o, 'agent', now() - g * interval '1.000123 second', now(), 2, 2
+         FROM generate_series(1, 30) g, unnest(ARRAY[?::uuid, ?::uuid]) o RETURNING id, org_id),
+     s AS (INSERT INTO episode_segments (id, org_id, episode_id, seq, role, content, token_estimate, created_at)
+       SELECT gen_random_uuid(), e.org_id, e.id, k, 'user', 'turn ' || k || ' of ' || e.id, k * 3, clock_timestamp() FROM e, generate_series(1, 5) k RETURNING 1),
+     c AS (INSERT INTO canvas_audits (id, org_id, created_at, agent_id, episode_id, canvas_type, component_type, action, metadata, canvas_id)
+       SELECT gen_random_uuid(), e.org_id, clock_timestamp(), 'agent', e.id, t, CASE WHEN t = 'charts' THEN 'line' END, 'PRESENT',
+              jsonb_build_object('n', 1.25, 'nested', jsonb_build_object('deep', ARRAY[1, 2])), 'canvas-' || t
+         FROM e, unnest(ARRAY['charts', 'docs']) t RETURNING 1),
+     f AS (INSERT INTO feedback (id, org_id, created_at, episode_id, agent_id, actor_id, feedback_type, rating, score, corrections, before, after, meta, accepted, reason)
+       SELECT gen_random_uuid(), e.org_id, clock_timestamp(), e.id, 'agent', gen_random_uuid(), 'RATING', 4, 0.5, 'fix it', '{"a": 1}', '{"a": 2}', NULL, k = 1, NULL
+         FROM e, generate_series(1, 2) k RETURNING 1),
+     ou AS (INSERT INTO episode_outputs (id, org_id, episode_id, created_at, updated_at, kind, content, difficulty, quality_score, regeneration_round)
+       SELECT gen_random_uuid(), e.org_id, e.id, clock_timestamp(), now(), 'mcq', '{"q": "why not", "options": [1.5, null, "x"]}', 'hard', 0.875, 2 FROM e RETURNING 1),
+     fa AS (INSERT INTO facts (id, org_id, bank_id, text, kind, created_at, updated_at, confidence, usefulness, signal_count, last_signal_at)
+       SELECT gen_random_uuid(), o, 'bank', 'a fact', 'note', now(), now(), 0.9, 0.3, 2, now() - interval '2 days' FROM unnest(ARRAY[?::uuid, ?::uuid]) o RETURNING id, org_id)
+     INSERT INTO episode_facts (episode_id, fact_id, org_id, created_at) SELECT e.id, fa.id, e.org_id, now() FROM e JOIN fa ON fa.org_id = e.org_id`,
+    [org.orgId, other.orgId, org.orgId, other.orgId],
+  );
+});
+afterAll(() => s?.close());
+
+describe('context lists read together', () => {
+  it('sends the loaders of a page as one statement: the page, then every context list at once', async () => {
+    await gqlOk(s.url, '{ viewer { orgId } }', {}, org.token); // the key is cached from here on
+    s.sql.reset();
+    await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token);
+    expect(s.sql.count, s.sql.statements.join('\n')).toBe(2);
+    expect(s.sql.statements[1]).toMatch(/json_agg/);
+  });
+
+  it('answers exactly as each list read on its own', async () => {
+    const together = await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token);
+    expect(together.episodes.edges).toHaveLength(30);
+    for (const [name, selection] of Object.entries(LISTS)) {
+      s.sql.reset();
+      const alone = await gqlOk<Page, unknown>(s.url, page([selection]), {}, org.token);
+      // one loader alone is sent as its own statement, with the driver's own row types
+      expect(s.sql.statements.some((q) => /json_agg/.test(q))).toBe(false);
+      expect(together.episodes.edges.map((e) => e.node[name])).toEqual(alone.episodes.edges.map((e) => e.node[name]));
+    }
+    const first = together.episodes.edges[0].node as Record<string, { [k: string]: unknown }[]>;
+    expect(first.segments.map((x) => x.seq)).toEqual([3, 4, 5]);
+    expect(first.outputs[0]).toMatchObject({ qualityScore: 0.875, regenerationRound: 2, content: { q: 'why not', options: [1.5, null, 'x'] } });
+    expect(first.feedbackContext.map((x) => [x.score, x.rating, x.accepted, x.meta])).toEqual([
+      [0.5, 4, true, null],
+      [0.5, 4, false, null],
+    ]);
+    expect(first.canvasContext[0].metadata).toEqual({ n: 1.25, nested: { deep: [1, 2] } });
+    expect(first.charts).toHaveLength(1);
+  });
+
+  it("never mixes organizations: each page's lists hold only its own rows", async () => {
+    const mine = await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token);
+    const theirs = await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, other.token);
+    const ids = (p: Page) => new Set(p.episodes.edges.map((e) => e.node.id as string));
+    const [a, b] = [ids(mine), ids(theirs)];
+    expect([...a].some((id) => b.has(id))).toBe(false);
+    for (const [p, own] of [[mine, a], [theirs, b]] as const) {
+      for (const { node } of p.episodes.edges) {
+        for (const list of ['segments', 'outputs', 'canvasContext', 'feedbackContext'] as const) {
+          for (const item of node[list] as { episodeId: string }[]) expect(own.has(item.episodeId)).toBe(true);
+        }
+      }
+    }
+  });
+});

@@ -3,11 +3,10 @@ import { loadConfig } from '../config';
 import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
 import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory/lifecycle.service';
 import type { Logger } from '../core/logger';
-import { parseId } from '../core/ids';
-import { createApiKey, createOrganization, getOrganization } from '../modules/orgs/orgs.service';
+import { createApiKey, createOrganization, findOrganization, listOrganizations } from '../modules/orgs/orgs.service';
 import { ROLES, type Role } from '../modules/orgs/role';
 
-class UsageError extends Error {
+export class UsageError extends Error {
   override name = 'UsageError';
 }
 
@@ -18,20 +17,22 @@ export type Command = (em: EntityManager, args: Args, log: Logger) => Promise<Re
 export const commands: Record<string, Command> = {
   'create-org': async (em, { positional }) => {
     const name = positional.join(' ').trim();
-    if (!name) throw new UsageError('create-org needs a name: npm run cli -- create-org <name>');
+    if (!name) throw new UsageError('create-org needs a name: npm run -s cli -- create-org <name>');
     const { org, token } = await createOrganization(em, name);
     return { orgId: org.id, token };
   },
 
   'create-key': async (em, { flags }) => {
     const { org, role, name } = flags;
-    if (!org || !role || !name) throw new UsageError('create-key needs --org <id> --role <ROLE> --name <name>');
+    if (!org || !role || !name) throw new UsageError('create-key needs --org <name or id> --role <ROLE> --name <name>');
     const upper = role.toUpperCase() as Role;
     if (!ROLES.includes(upper)) throw new UsageError(`--role must be one of ${ROLES.join(', ')}`);
-    const orgId = (await getOrganization(em, parseId('org', org))).id;
+    const orgId = (await findOrganization(em, org)).id;
     const { token } = await createApiKey(em, orgId, name, upper);
     return { orgId, token };
   },
+
+  'list-orgs': async (em) => ({ organizations: await listOrganizations(em) }),
 
   // retention and forgetting for every organization, with the defaults (for a cron or a scheduler)
   maintain: async (em, _args, log) => {

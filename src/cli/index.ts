@@ -5,10 +5,13 @@ import { AppError } from '../core/errors';
 import { createLogger } from '../core/logger';
 import { commands } from './commands';
 
-const USAGE = `usage: npm run cli -- <command>
-  create-org <name>                                  new organization and its ADMIN key
-  create-key --org <orgId> --role <ROLE> --name <n>  new API key (ROLE: ADMIN INTEGRATOR OPERATOR AGENT VIEWER)
-  maintain                                           run the retention and clean-up jobs once`;
+const USAGE = `usage: npm run -s cli -- <command>   (-s keeps npm's own lines off stdout: the result is one JSON line)
+  create-org <name>                                          new organization and its ADMIN key: {"orgId","token"}
+  create-key --org <name or id> --role <ROLE> --name <name>  new API key: {"orgId","token"}
+                                                             (ROLE: ADMIN INTEGRATOR OPERATOR AGENT VIEWER)
+  list-orgs                                                  {"organizations":[{"id","name","createdAt","activeKeys"}]}
+  maintain                                                   run the retention and clean-up jobs once
+  help                                                       this text`;
 
 /** `--flag value` pairs and positional words. */
 export function parseArgs(argv: string[]): { positional: string[]; flags: Record<string, string> } {
@@ -28,9 +31,13 @@ export function parseArgs(argv: string[]): { positional: string[]; flags: Record
 
 async function run(): Promise<number> {
   const [name, ...rest] = process.argv.slice(2);
-  const command = name ? commands[name] : undefined;
+  if (name === 'help' || name === '--help' || name === '-h') {
+    process.stdout.write(USAGE + '\n');
+    return 0;
+  }
+  const command = name ? Object.hasOwn(commands, name) ? commands[name] : undefined : undefined;
   if (!command) {
-    process.stderr.write(USAGE + '\n');
+    process.stderr.write((name ? `memory-loop: unknown command "${name}"\n` : '') + USAGE + '\n');
     return 2;
   }
   const config = loadConfig();

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { badInput, notFound } from '../../core/errors';
-import { parseId } from '../../core/ids';
+import { badInput, conflict, notFound } from '../../core/errors';
+import { isUuid, parseId } from '../../core/ids';
 import { pgArray } from '../../core/sql';
 import { hashToken, newToken, tokenPrefix } from '../../core/tokens';
 import { ApiKey } from './api-key.entity';
@@ -64,13 +64,41 @@ export async function createApiKey(em: EntityManager, orgId: string, name: strin
   return { apiKey, token };
 }
 
+/**
+ * Creates an organization with its ADMIN key. Names are unique, compared without case: a name that
+ * an organization already has is refused with CONFLICT (organizations created before names were
+ * unique keep theirs; they are told apart by id).
+ */
 export async function createOrganization(em: EntityManager, name: string, token?: string): Promise<{ org: Organization } & CreatedKey> {
+  const checked = checkName('name', name);
   return em.transactional(async (tx) => {
-    const org = tx.create(Organization, { name: checkName('name', name) });
+    // concurrent creations of one name queue here; the check below then sees the first
+    await tx.execute('SELECT pg_advisory_xact_lock(hashtext(lower(?)))', [checked]);
+    const [taken] = await tx.execute<{ id: string }[]>('SELECT id FROM organizations WHERE lower(name) = lower(?) LIMIT 1', [checked]);
+    if (taken) throw conflict(`an organization named "${checked}" exists already (${taken.id})`, 'name');
+    const org = tx.create(Organization, { name: checked });
     tx.persist(org);
     const created = await createApiKey(tx, org.id, 'admin', 'ADMIN', token);
     return { org, ...created };
   });
+}
+
+/** The organization a person names by id or by name; a name that several share is refused with their ids. */
+export async function findOrganization(em: EntityManager, idOrName: string): Promise<Organization> {
+  if (isUuid(idOrName)) return getOrganization(em, idOrName.toLowerCase());
+  const rows = await em.execute<{ id: string }[]>('SELECT id FROM organizations WHERE lower(name) = lower(?) ORDER BY created_at, id', [idOrName.trim()]);
+  if (rows.length === 0) throw notFound(`organization "${idOrName}"`, 'org');
+  if (rows.length > 1) throw conflict(`${rows.length} organizations are named "${idOrName}": name one by id (${rows.map((r) => r.id).join(', ')})`, 'org');
+  return getOrganization(em, rows[0].id);
+}
+
+/** Every organization, oldest first, with its number of API keys that are not revoked. */
+export async function listOrganizations(em: EntityManager): Promise<{ id: string; name: string; createdAt: string; activeKeys: number }[]> {
+  const rows = await em.execute<{ id: string; name: string; created_at: string; active_keys: string }[]>(
+    `SELECT o.id, o.name, o.created_at, (SELECT count(*) FROM api_keys k WHERE k.org_id = o.id AND k.revoked_at IS NULL) AS active_keys
+       FROM organizations o ORDER BY o.created_at, o.id`,
+  );
+  return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), activeKeys: Number(r.active_keys) }));
 }
 
 export async function getOrganization(em: EntityManager, orgId: string): Promise<Organization> {
@@ -94,7 +122,4 @@ export async function listApiKeys(em: EntityManager, orgId: string): Promise<Api
   return em.find(ApiKey, { orgId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
 
-export async function organizationCount(em: EntityManager): Promise<number> {
-  return em.count(Organization, {});
-}
 

@@ -15,8 +15,17 @@ export function bearerToken(header: unknown): string | null {
   return m ? m[1] : null;
 }
 
-export const unauthenticatedError = (message: string) =>
-  new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 } } });
+/** Why a caller was not authenticated: the words a refusal says (a WebSocket's close reason too). */
+export const AUTH_REFUSALS = {
+  missing: 'an API key is required: send "Authorization: Bearer <token>"',
+  malformed: 'the Authorization value must be "Bearer <token>"',
+  unknown: 'the API key is unknown',
+  revoked: 'the API key is revoked',
+} as const;
+export type AuthRefusal = keyof typeof AUTH_REFUSALS;
+
+export const unauthenticatedError = (message: string, reason?: AuthRefusal) =>
+  new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 }, ...(reason ? { reason } : {}) } });
 
 // one long-lived fork per ORM for plain reads that never touch an identity map (authentication):
 // no fork per request, and no request-context lookup as on the global EntityManager
@@ -34,19 +43,23 @@ const readerOf = (services: Services): EntityManager => {
  */
 export async function viewerFor(services: Services, authorization: unknown): Promise<Viewer> {
   const token = bearerToken(authorization);
-  if (!token) throw unauthenticatedError('an API key is required: send "Authorization: Bearer <token>"');
+  if (!token) {
+    const reason = authorization === undefined || authorization === null || authorization === '' ? 'missing' : 'malformed';
+    throw unauthenticatedError(AUTH_REFUSALS[reason], reason);
+  }
   const tokenHash = hashToken(token);
   const cached = services.keyCache.get(tokenHash);
   if (cached) return cached;
   const epoch = services.keyCache.begin();
-  let viewer: Viewer | null;
+  let viewer: Viewer | 'revoked' | null;
   try {
     viewer = await authenticate(readerOf(services), tokenHash);
   } catch (err) {
     if (isDatabaseUnavailable(err)) throw unavailableError();
     throw err;
   }
-  if (!viewer) throw unauthenticatedError('the API key is unknown or revoked');
+  if (viewer === null) throw unauthenticatedError(AUTH_REFUSALS.unknown, 'unknown');
+  if (viewer === 'revoked') throw unauthenticatedError(AUTH_REFUSALS.revoked, 'revoked');
   services.keyCache.set(tokenHash, viewer, epoch);
   return viewer;
 }

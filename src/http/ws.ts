@@ -40,6 +40,17 @@ export interface GraphqlWsServer {
  * graphql-ws on the HTTP server's `/graphql`: auth in `connection_init`, and the same limits,
  * error shape and per-operation context as HTTP (Apollo's plugins do not run here).
  */
+/**
+ * The `authorization` connection parameter, whatever the case of its name (`Authorization` as on
+ * HTTP is common); an exact `authorization` wins over other spellings.
+ */
+export function authorizationParam(params: Readonly<Record<string, unknown>> | undefined): unknown {
+  if (!params) return undefined;
+  if ('authorization' in params) return params.authorization;
+  const key = Object.keys(params).find((k) => k.toLowerCase() === 'authorization');
+  return key === undefined ? undefined : params[key];
+}
+
 export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, services: Services, metrics: Metrics, budgets: Budgets): GraphqlWsServer {
   const production = services.config.production;
   const rules = [...specifiedRules, ...limitRules, ...(production ? [NoSchemaIntrospectionCustomRule] : [])];
@@ -83,14 +94,19 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       connectionInitWaitTimeout: 3_000,
       onConnect: async (ctx) => {
         try {
-          const viewer = await viewerFor(services, ctx.connectionParams?.authorization);
+          const viewer = await viewerFor(services, authorizationParam(ctx.connectionParams));
           if (!caps.admitSocket(ctx.extra.socket, viewer.apiKeyId)) return false;
           stateOf(ctx).viewer = viewer;
           return true;
         } catch (e) {
           // the key could not be checked: 1013 Try Again Later, not 4403
           if (e instanceof GraphQLError && e.extensions.code === 'SERVICE_UNAVAILABLE') ctx.extra.socket.close(1013, 'database unavailable');
-          return false; // graphql-ws closes with 4403 Forbidden
+          // 4403 Forbidden, with the reason (graphql-ws would say only "Forbidden")
+          else if (e instanceof GraphQLError && e.extensions.code === 'UNAUTHENTICATED') {
+            const missing = e.extensions.reason === 'missing';
+            ctx.extra.socket.close(CloseCode.Forbidden, missing ? 'an API key is required: connectionParams.authorization = "Bearer <token>"' : e.message);
+          }
+          return false;
         }
       },
       onSubscribe: async (ctx, id, payload) => {

@@ -30,16 +30,20 @@ function checkName(field: string, name: string): string {
   return trimmed;
 }
 
-/** Resolves a token's SHA-256 (`hashToken`) to its viewer in one statement; null for an unknown or revoked key. */
-export async function authenticate(em: EntityManager, tokenHash: string): Promise<Viewer | null> {
-  const rows = await em.execute<{ id: string; name: string; role: Role; org_id: string; org_name: string }[]>(
-    `SELECT k.id, k.name, k.role, k.org_id, o.name AS org_name
+/**
+ * Resolves a token's SHA-256 (`hashToken`) in one statement: its viewer, 'revoked' for a key that
+ * was revoked, null for a token no key has. Only the holder of a token learns what became of it.
+ */
+export async function authenticate(em: EntityManager, tokenHash: string): Promise<Viewer | 'revoked' | null> {
+  const rows = await em.execute<{ id: string; name: string; role: Role; org_id: string; org_name: string; revoked: boolean }[]>(
+    `SELECT k.id, k.name, k.role, k.org_id, o.name AS org_name, k.revoked_at IS NOT NULL AS revoked
        FROM api_keys k JOIN organizations o ON o.id = k.org_id
-      WHERE k.token_hash = ? AND k.revoked_at IS NULL`,
+      WHERE k.token_hash = ?`,
     [tokenHash],
   );
   const r = rows[0];
-  return r ? { apiKeyId: r.id, apiKeyName: r.name, orgId: r.org_id, orgName: r.org_name, role: r.role } : null;
+  if (!r) return null;
+  return r.revoked ? 'revoked' : { apiKeyId: r.id, apiKeyName: r.name, orgId: r.org_id, orgName: r.org_name, role: r.role };
 }
 
 /** The ids among `keyIds` that are still valid (open WebSockets re-check with this). */

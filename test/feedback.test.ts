@@ -107,6 +107,10 @@ describe('submitFeedback input', () => {
     [{ feedbackType: 'THUMBS_UP', rating: 5 }, 'input.rating'],
     [{ feedbackType: 'CORRECTION', corrections: 'x'.repeat(4001) }, 'input.corrections'],
     [{ feedbackType: 'JUDGEMENT' }, 'input.feedbackType'],
+    // feedback that names neither its episode nor an agent and session could never be found
+    [{ feedbackType: 'THUMBS_UP' }, 'input.episodeId'],
+    [{ feedbackType: 'THUMBS_UP', agentId: 'fb-agent' }, 'input.episodeId'],
+    [{ feedbackType: 'RATING', rating: 3, sessionId: 'fs-9' }, 'input.episodeId'],
   ])('refuses %o on %s and writes nothing', async (input, field) => {
     const before = await feedbackRows(a.orgId);
     const r = await gql(s.url, SubmitFeedbackDocument, { input: input as never }, a.token);

@@ -105,8 +105,8 @@ async function writeEvents(o: { orgId: string; token: string }): Promise<string>
   await correct(o, { eventType: 'CUSTOMER_SELECTED', after: { customer: 'c' }, layoutFingerprint: fp, occurredAt: ago(2) });
   await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'c', key: 'k', value: 'v' } }, o.token);
   await gqlOk(s.url, RejectMappingDocument, { input: { scope: 'c', key: 'k', value: 'w' } }, o.token);
-  await gqlOk(s.url, SubmitFeedbackDocument, { input: { feedbackType: 'CORRECTION', corrections: 'free text', occurredAt: ago(4) } }, o.token);
-  await gqlOk(s.url, SubmitFeedbackDocument, { input: { feedbackType: 'THUMBS_UP', occurredAt: ago(1) } }, o.token);
+  await gqlOk(s.url, SubmitFeedbackDocument, { input: { feedbackType: 'CORRECTION', corrections: 'free text', agentId: 'a', sessionId: 's', occurredAt: ago(4) } }, o.token);
+  await gqlOk(s.url, SubmitFeedbackDocument, { input: { feedbackType: 'THUMBS_UP', agentId: 'a', sessionId: 's', occurredAt: ago(1) } }, o.token);
   // a replayed write counts once, a refused one not at all, concurrent ones all
   const replay = { after: { qty: 9 }, idempotencyKey: 'replay-1', occurredAt: ago(1) };
   await correct(o, replay);

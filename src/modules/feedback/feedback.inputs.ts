@@ -5,7 +5,11 @@ import { FeedbackTypeEnum } from './feedback.type';
 
 @InputType({ description: 'A rating, a thumb or free-text corrections on agent output.' })
 export class SubmitFeedbackInput {
-  @Field(() => ID, { nullable: true, description: 'The episode; without it, a `sessionId` links to the latest episode of the agent and session.' })
+  @Field(() => ID, {
+    nullable: true,
+    description:
+      'The episode. Without it, `agentId` and `sessionId` are required: the feedback links to the latest episode of that agent and session, or to the episode recorded for them later.',
+  })
   episodeId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'The agent (taken from the episode when linked).' })

@@ -49,6 +49,11 @@ export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Ac
   for (const f of ['agentId', 'sessionId', 'executionId', 'actorUserId'] as const) text(`input.${f}`, input[f], 200);
   const createdAt = occurredAt(input.occurredAt, 'input.occurredAt');
   const episodeId = input.episodeId ? parseId('input.episodeId', input.episodeId) : null;
+  // feedback nobody can find again is refused: it names its episode, or the agent and session it
+  // links to (now, or when that session's episode is recorded)
+  if (episodeId === null && !(input.agentId && input.sessionId)) {
+    throw badInput('input.episodeId', 'feedback must say what it is about: give episodeId, or agentId and sessionId');
+  }
   const { idempotencyKey, ...rest } = input;
   let rows: FeedbackRows | null = null;
   const written = await idempotent(

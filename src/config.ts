@@ -42,7 +42,8 @@ export interface Config {
   databaseUrl: string | null;
   /** read replicas for queries (comma-separated URLs) */
   replicaUrls: string[];
-  embeddedPgPort: number;
+  /** null: the port this data directory remembers, or a free one chosen on its first start */
+  embeddedPgPort: number | null;
   migrateOnStart: boolean;
   initOrgName: string | null;
   initAdminToken: string | null;
@@ -181,7 +182,7 @@ export function loadConfig(env: Env = process.env): Config {
     dataDir: resolve(str(env, 'DATA_DIR') ?? './.data'),
     databaseUrl: url(env, 'DATABASE_URL', ['postgres:', 'postgresql:']),
     replicaUrls,
-    embeddedPgPort: int(env, 'EMBEDDED_PG_PORT', 54329, 1, 65535),
+    embeddedPgPort: str(env, 'EMBEDDED_PG_PORT') === null ? null : int(env, 'EMBEDDED_PG_PORT', 0, 1, 65535),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     initOrgName,
     initAdminToken,

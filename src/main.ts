@@ -1,6 +1,7 @@
 import 'reflect-metadata';
 import { performance } from 'node:perf_hooks';
 import { ConfigError, loadConfig } from './config';
+import { StartupError } from './core/errors';
 import { createLogger } from './core/logger';
 import { startApp } from './app';
 
@@ -22,7 +23,8 @@ async function main(): Promise<void> {
     const { orgId, orgName, generatedToken } = app.firstStart;
     log.info({ orgId, orgName }, 'created the first organization');
     if (generatedToken) {
-      process.stdout.write(
+      // for the person at the console, on stderr: stdout carries only JSON log lines
+      process.stderr.write(
         `\n  Organization "${orgName}" created (${orgId}).\n  ADMIN API token (shown once, store it now):\n\n    ${generatedToken}\n\n`,
       );
     }
@@ -53,6 +55,10 @@ async function main(): Promise<void> {
 }
 
 main().catch((err) => {
+  if (err instanceof StartupError) {
+    process.stderr.write(`memory-loop: ${err.message}\n`);
+    process.exit(2);
+  }
   process.stderr.write(`memory-loop: failed to start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
   process.exit(1);
 });

@@ -38,7 +38,34 @@ describe('error masking', () => {
     await gql(s.url, ViewerDocument, {}, token, { 'x-request-id': 'req-logline-0001' });
     const lines = s.logs.filter((l) => l.requestId === 'req-logline-0001' && l.msg === 'request');
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatchObject({ method: 'POST', path: '/graphql', status: 200, operation: 'Viewer' });
+    expect(lines[0]).toMatchObject({ method: 'POST', path: '/graphql', status: 200, operation: 'Viewer', level: 'info' });
+    expect(lines[0].code).toBeUndefined();
+  });
+
+  it("logs a request's error code, at warn for a caller's mistake and at error for a server fault", async () => {
+    const lineOf = (id: string) => s.logs.find((l) => l.requestId === id && l.msg === 'request');
+    const viewerKey = await s.createKey((await gqlOk(s.url, ViewerDocument, {}, token)).viewer.orgId, 'VIEWER');
+    const forbidden = await gql(s.url, 'mutation { createApiKey(name: "x", role: ADMIN) { token } }', {}, viewerKey.token, { 'x-request-id': 'req-logline-forbidden' });
+    expect([forbidden.status, codeOf(forbidden)]).toEqual([200, 'FORBIDDEN']);
+    expect(lineOf('req-logline-forbidden')).toMatchObject({ level: 'warn', status: 200, code: 'FORBIDDEN' });
+
+    await gql(s.url, ViewerDocument, {}, 'ml_not-a-key', { 'x-request-id': 'req-logline-unauth' });
+    expect(lineOf('req-logline-unauth')).toMatchObject({ level: 'warn', status: 401, code: 'UNAUTHENTICATED' });
+
+    const malformed = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'req-logline-badjson' }, body: '{"query": ' });
+    expect(malformed.status).toBe(400);
+    expect(((await malformed.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('BAD_REQUEST');
+    expect(lineOf('req-logline-badjson')).toMatchObject({ level: 'warn', status: 400, code: 'BAD_REQUEST' });
+
+    const em = s.app.db.orm.em.fork();
+    await em.execute('ALTER TABLE episodes RENAME TO episodes_gone');
+    try {
+      const r = await gql(s.url, '{ episodes(first: 1) { edges { node { id } } } }', {}, token, { 'x-request-id': 'req-logline-fault' });
+      expect(codeOf(r)).toBe('INTERNAL_SERVER_ERROR');
+    } finally {
+      await em.execute('ALTER TABLE episodes_gone RENAME TO episodes');
+    }
+    expect(lineOf('req-logline-fault')).toMatchObject({ level: 'error', status: 200, code: 'INTERNAL_SERVER_ERROR' });
   });
 });
 

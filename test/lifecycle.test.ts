@@ -6,7 +6,7 @@ import { CreateApiKeyDocument, HeartbeatDocument, ViewerDocument } from './gener
 import { gql, gqlOk, wsClient, wsSubscribe } from './helpers/client';
 import { cloneDatabase, sqlClient } from './helpers/db';
 import { freePort } from './helpers/ports';
-import { runCli, spawnServer } from './helpers/process';
+import { printedToken, runCli, spawnServer } from './helpers/process';
 
 const dirs: string[] = [];
 afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })));
@@ -19,8 +19,10 @@ describe('npm start with the embedded database', () => {
     const url = `http://127.0.0.1:${env.PORT}/graphql`;
 
     const first = await spawnServer(env);
-    const token = /ADMIN API token[^\n]*\n\s*\n\s*(ml_\S+)/.exec(first.stdout())?.[1];
+    // the banner is for the person at the console (stderr); stdout carries JSON log lines only
+    const token = await printedToken(first);
     expect(token).toBeDefined();
+    for (const l of first.stdout().split('\n').filter(Boolean)) expect(() => JSON.parse(l)).not.toThrow();
     const { viewer } = await gqlOk(url, ViewerDocument, {}, token!);
     expect(viewer).toMatchObject({ orgName: 'default', role: 'ADMIN' });
     const agent = (await gqlOk(url, CreateApiKeyDocument, { name: 'runtime', role: 'AGENT' }, token!)).createApiKey.token;
@@ -46,7 +48,7 @@ describe('npm start with the embedded database', () => {
     expect(first.stdout()).toContain('"msg":"stopped"');
 
     const second = await spawnServer(env);
-    expect(second.stdout()).not.toContain('ADMIN API token');
+    expect(second.stdout() + second.stderr()).not.toContain('ADMIN API token');
     for (const t of [token!, agent, line.token]) expect((await gql(url, ViewerDocument, {}, t)).errors).toBeUndefined();
     second.child.kill('SIGTERM');
     expect(await second.exited, second.stdout() + second.stderr()).toBe(0);

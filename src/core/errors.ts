@@ -44,3 +44,8 @@ export const notFound = (what: string, field?: string) => new AppError('NOT_FOUN
 export const forbidden = (message = 'your API key role may not do this') => new AppError('FORBIDDEN', message);
 export const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
 export const conflict = (message: string, field?: string) => new AppError('CONFLICT', message, field);
+
+/** The service cannot start for a reason a person can fix (a busy port): one sentence, exit code 2. */
+export class StartupError extends Error {
+  override name = 'StartupError';
+}

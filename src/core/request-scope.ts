@@ -5,6 +5,8 @@ import { randomUUID } from 'node:crypto';
 export interface RequestScope {
   requestId: string;
   operationName?: string;
+  /** `extensions.code` of the first error the response carries */
+  errorCode?: string;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

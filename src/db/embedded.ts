@@ -1,7 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { StartupError } from '../core/errors';
 import type { Logger } from '../core/logger';
+import { anyFreePort, portIsFree } from '../core/ports';
 
 export interface EmbeddedDatabase {
   /** connection URL of the application database */
@@ -43,11 +45,30 @@ async function loadEmbeddedPostgres() {
   return EmbeddedPostgres;
 }
 
+/** The first choice of a data directory's port; another free one when something else holds it. */
+const PREFERRED_PORT = 54329;
+
 /**
- * Runs (or attaches to) the embedded PostgreSQL whose data lives in `dataDir/pg`.
- * When a server already runs it, a second process (the CLI) connects to the same instance.
+ * The port of a data directory's PostgreSQL: the one it remembers in `pg-port`, or, on its first
+ * start (or when another program has taken the remembered one since), a free port, remembered
+ * from then on. Two copies of the service with different data directories thus never collide.
  */
-export async function startEmbedded(dataDir: string, port: number, log: Logger): Promise<EmbeddedDatabase> {
+async function rememberedPort(dataDir: string, log: Logger): Promise<number> {
+  const file = join(dataDir, 'pg-port');
+  const remembered = existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
+  if (remembered && Number.isInteger(remembered) && (await portIsFree(remembered))) return remembered;
+  const port = (await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : await anyFreePort();
+  if (remembered) log.warn({ was: remembered, port }, 'the embedded PostgreSQL port of this data directory is taken by another program: moving to a free one');
+  writeFileSync(file, `${port}\n`);
+  return port;
+}
+
+/**
+ * Runs (or attaches to) the embedded PostgreSQL whose data lives in `dataDir/pg`, on `port` when
+ * given, else on the port the data directory remembers. When a server already runs it, a second
+ * process (the CLI) connects to the same instance.
+ */
+export async function startEmbedded(dataDir: string, requestedPort: number | null, log: Logger): Promise<EmbeddedDatabase> {
   const pgDir = join(dataDir, 'pg');
   mkdirSync(dataDir, { recursive: true });
   // as root, PostgreSQL runs as the `postgres` user, which must be able to reach its directory
@@ -63,6 +84,10 @@ export async function startEmbedded(dataDir: string, port: number, log: Logger):
     return { url: url(running, DB_NAME), stop: async () => {} };
   }
 
+  const port = requestedPort ?? (await rememberedPort(dataDir, log));
+  if (requestedPort !== null && !(await portIsFree(requestedPort))) {
+    throw new StartupError(`port ${requestedPort} (EMBEDDED_PG_PORT) is in use by another program: set EMBEDDED_PG_PORT to a free port, or leave it unset to let the data directory choose one`);
+  }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,

@@ -6,7 +6,9 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
-import { newRequestId, runInRequestScope, currentRequestScope } from '../core/request-scope';
+import { StartupError } from '../core/errors';
+import { portIsFree } from '../core/ports';
+import { newRequestId, currentRequestScope } from '../core/request-scope';
 import { migrationsApplied } from '../db/orm';
 import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
@@ -21,6 +23,7 @@ import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
 import { Budgets, budgetStore, type OverBudget, type Spender } from './budgets';
 import { Metrics } from './metrics';
 import { mountMetrics } from './metrics-endpoint';
+import { requestLog } from './request-log';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
 export interface RunningServer {
@@ -37,7 +40,9 @@ export interface RunningServer {
 }
 
 function errorBody(status: number, code: string, message: string) {
-  return { status, body: { errors: [{ message, extensions: { code, requestId: currentRequestScope()?.requestId } }] } };
+  const scope = currentRequestScope();
+  if (scope) scope.errorCode ??= code;
+  return { status, body: { errors: [{ message, extensions: { code, requestId: scope?.requestId } }] } };
 }
 
 /**
@@ -70,10 +75,16 @@ function operationPlugin(metrics: Metrics, charge: (viewer: Spender, cost: numbe
   };
 }
 
+const busyPort = (port: number, code = 'EADDRINUSE') =>
+  new StartupError(`port ${port} (PORT) ${code === 'EACCES' ? 'may not be used by this user' : 'is in use by another program'}: set PORT to a free port`);
+
 /** Express 5 + Apollo Server 5 on `/graphql`, graphql-ws on the same port and path, health and metrics. */
 export async function startHttpServer(services: Services, port: number, host?: string): Promise<RunningServer> {
   const { config, log, orm } = services;
   const schema = buildAppSchema();
+  // a busy port is said in one sentence before anything listens (the WebSocket server would
+  // otherwise report the listen failure as an internal error of its own)
+  if (port !== 0 && !(await portIsFree(port, host))) throw busyPort(port);
   const app = express();
   app.disable('x-powered-by');
   const httpServer = createServer(app);
@@ -91,7 +102,13 @@ export async function startHttpServer(services: Services, port: number, host?: s
     }
   })();
 
-  const formatError = (error: unknown) => formatGraphQLError(error, { production: config.production, log });
+  const formatError = (error: unknown) => {
+    const formatted = formatGraphQLError(error, { production: config.production, log });
+    // the request's log line names the code of its first error
+    const scope = currentRequestScope();
+    if (scope) scope.errorCode ??= formatted.extensions?.code as string | undefined;
+    return formatted;
+  };
   const apollo = new ApolloServer<Context>({
     schema,
     introspection: !config.production,
@@ -115,18 +132,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
   await apollo.start();
 
   // request id and one log line per request
-  app.use((req: Request, res: Response, next: NextFunction) => {
-    const requestId = newRequestId(req.headers['x-request-id']);
-    res.setHeader('x-request-id', requestId);
-    const started = performance.now();
-    const scope = { requestId } as { requestId: string; operationName?: string };
-    const path = req.path; // routers rewrite req.path on the way down
-    res.on('finish', () => {
-      metrics.httpRequests.inc({ route: ['/graphql', '/healthz', '/readyz', '/metrics'].includes(path) ? path : 'other', status: String(res.statusCode) });
-      log.info({ requestId, method: req.method, path, status: res.statusCode, operation: scope.operationName, ms: Math.round(performance.now() - started) }, 'request');
-    });
-    runInRequestScope(scope, () => next());
-  });
+  app.use(requestLog(log, metrics));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
@@ -176,7 +182,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
   });
 
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', reject);
+    httpServer.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? busyPort(port, err.code) : err));
     httpServer.listen(port, host, () => resolve());
   });
   const actualPort = (httpServer.address() as AddressInfo).port;

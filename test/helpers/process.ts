@@ -37,6 +37,19 @@ export async function spawnServer(env: Record<string, string>, waitFor = 'memory
   return { child, stdout: () => out, stderr: () => err, exited };
 }
 
+/**
+ * The ADMIN token a first start prints on stderr. stderr and stdout are separate pipes, so the
+ * banner may arrive after the serving line: waits up to five seconds for it.
+ */
+export async function printedToken(p: ServerProcess): Promise<string | undefined> {
+  const until = Date.now() + 5000;
+  for (;;) {
+    const token = /ADMIN API token[^\n]*\n\s*\n\s*(ml_\S+)/.exec(p.stderr())?.[1];
+    if (token !== undefined || Date.now() > until) return token;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
 /** Runs a CLI command; resolves with its exit code and output. */
 export function runCli(args: string[], env: Record<string, string>): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {

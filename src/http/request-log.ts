@@ -1,0 +1,36 @@
+import { performance } from 'node:perf_hooks';
+import type { NextFunction, Request, Response } from 'express';
+import { newRequestId, runInRequestScope, type RequestScope } from '../core/request-scope';
+import type { Logger } from '../core/logger';
+import type { Metrics } from './metrics';
+
+const ROUTES = new Set(['/graphql', '/healthz', '/readyz', '/metrics']);
+/** Codes that say the service, not the caller, failed. */
+const SERVER_FAULTS = new Set(['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE']);
+
+/** The level of a request's log line: error for a server fault, warn for a refused or failed request, info otherwise. */
+export function requestLogLevel(status: number, code: string | undefined): 'error' | 'warn' | 'info' {
+  if (status >= 500 || (code !== undefined && SERVER_FAULTS.has(code))) return 'error';
+  if (status >= 400 || code !== undefined) return 'warn';
+  return 'info';
+}
+
+/**
+ * Gives each request its id (the caller's `x-request-id` when it looks like one) and, when it is
+ * answered, one log line with its status, operation, the code of its first error and its time.
+ */
+export function requestLog(log: Logger, metrics: Metrics) {
+  return (req: Request, res: Response, next: NextFunction) => {
+    const requestId = newRequestId(req.headers['x-request-id']);
+    res.setHeader('x-request-id', requestId);
+    const started = performance.now();
+    const scope: RequestScope = { requestId };
+    const path = req.path; // routers rewrite req.path on the way down
+    res.on('finish', () => {
+      metrics.httpRequests.inc({ route: ROUTES.has(path) ? path : 'other', status: String(res.statusCode) });
+      const { operationName: operation, errorCode: code } = scope;
+      log[requestLogLevel(res.statusCode, code)]({ requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) }, 'request');
+    });
+    runInRequestScope(scope, () => next());
+  };
+}

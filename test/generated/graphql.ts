@@ -433,7 +433,7 @@ export type SubmitFeedbackInput = {
   agentId?: string | null | undefined;
   /** Free-text corrections (<= 4,000 characters). */
   corrections?: string | null | undefined;
-  /** The episode; without it, a `sessionId` links to the latest episode of the agent and session. */
+  /** The episode. Without it, `agentId` and `sessionId` are required: the feedback links to the latest episode of that agent and session, or to the episode recorded for them later. */
   episodeId?: string | number | null | undefined;
   /** The execution of the runtime. */
   executionId?: string | null | undefined;

@@ -129,6 +129,16 @@ describe('queries through compiled plans', () => {
     expect((r.data as { episode: { segments: { content: string }[] } }).episode.segments[0].content).toHaveLength(BIG);
   });
 
+  it('answer without an ETag (no hash of every answer body)', async () => {
+    const res = await fetch(compiled.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${org.token}` },
+      body: JSON.stringify({ query: '{ viewer { role } }' }),
+    });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('etag')).toBeNull();
+  });
+
   it('keep mutations on graphql-js', async () => {
     const before = await executions(compiled);
     const r = await gql(compiled.url, `mutation { createApiKey(name: "k", role: VIEWER) { token } }`, {}, org.token);

@@ -88,6 +88,9 @@ export async function startHttpServer(services: Services, port: number, host?: s
   if (port !== 0 && !(await portIsFree(port, host))) throw busyPort(port);
   const app = express();
   app.disable('x-powered-by');
+  // no ETag on API answers: each would cost a hash of the whole body, and answers to POSTs are
+  // never revalidated
+  app.set('etag', false);
   const httpServer = createServer(app);
   const metrics = new Metrics(orm);
   const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });

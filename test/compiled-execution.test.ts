@@ -51,8 +51,18 @@ async function executions(s: TestServer): Promise<Record<string, number>> {
   return Object.fromEntries(metric.values.map((v) => [String(v.labels.plan), v.value]));
 }
 
-/** Asks both servers the same thing; expects the same status and body, and returns the body. */
+const sent = new Set<string>();
+
+/**
+ * Asks both servers the same thing; expects the same status and body, and returns the body. A
+ * document is compiled when it comes a second time: the first time it is sent to the compiled
+ * server is a warm-up, so the compared answer is the compiled one.
+ */
 async function same(query: string, variables: Record<string, unknown> = {}, token = org.token) {
+  if (!sent.has(query)) {
+    sent.add(query);
+    await gql(compiled.url, query, variables, token);
+  }
   const [a, b] = [await gql(compiled.url, query, variables, token), await gql(interpreted.url, query, variables, token)];
   // request ids differ by design; nothing else may
   const strip = (r: unknown) => JSON.parse(JSON.stringify(r).replace(/"requestId":"[^"]*"/g, '"requestId":"-"'));
@@ -85,17 +95,31 @@ const PAGE = `
   fragment Head on Episode { id agentId title createdAt canvasActionCount feedbackCount aggregateFeedbackScore __typename }
   fragment Feedback on Episode { feedbackContext { id feedbackType rating score accepted corrections meta createdAt } }`;
 
+const ONE = `query One($id: ID!) { episode(id: $id) { id title segments(limit: 1) { seq } feedbackContext { score } } missing: episode(id: "00000000-0000-4000-8000-000000000000") { id } }`;
+const VIEWER = `{ __typename viewer { orgId apiKeyName } }`;
+
 describe('queries through compiled plans', () => {
+  it('run on graphql-js the first time a document comes, and compiled from the second', async () => {
+    const query = `{ viewer { role } first: __typename }`;
+    const before = await executions(compiled);
+    await gql(compiled.url, query, {}, org.token);
+    const once = await executions(compiled);
+    expect([(once.interpreted ?? 0) - (before.interpreted ?? 0), (once.compiled ?? 0) - (before.compiled ?? 0)]).toEqual([1, 0]);
+    await gql(compiled.url, query, {}, org.token);
+    const twice = await executions(compiled);
+    expect([(twice.interpreted ?? 0) - (once.interpreted ?? 0), (twice.compiled ?? 0) - (once.compiled ?? 0)]).toEqual([0, 1]);
+  });
+
   it('answer pages, fragments, aliases, directives and variables exactly as graphql-js does, and run compiled', async () => {
     const before = await executions(compiled);
     const first = await same(PAGE, { first: 5, withCanvas: true });
     expect((first.data as { episodes: { edges: unknown[] } }).episodes.edges).toHaveLength(5);
     const cursor = (first.data as { episodes: { pageInfo: { endCursor: string } } }).episodes.pageInfo.endCursor;
     await same(PAGE, { first: 5, withCanvas: false, skipFeedback: true, after: cursor });
-    await same(`query One($id: ID!) { episode(id: $id) { id title segments(limit: 1) { seq } feedbackContext { score } } missing: episode(id: "00000000-0000-4000-8000-000000000000") { id } }`, { id: episodeId });
-    await same(`{ __typename viewer { orgId apiKeyName } }`);
+    await same(ONE, { id: episodeId });
+    await same(VIEWER);
     const after = await executions(compiled);
-    expect((after.compiled ?? 0) - (before.compiled ?? 0)).toBe(4);
+    expect((after.compiled ?? 0) - (before.compiled ?? 0)).toBe(4); // the warm-ups ran on graphql-js
     expect(after.interpreted_after_error ?? 0).toBe(before.interpreted_after_error ?? 0);
     // the other server really interprets: the comparison is between two executors
     expect((await executions(interpreted)).compiled ?? 0).toBe(0);

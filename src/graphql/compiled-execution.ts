@@ -18,8 +18,11 @@ export type ExecutionPlan = 'compiled' | 'interpreted' | 'interpreted_after_erro
  * remember what the first run read, so the second run reads little or nothing. Mutations and
  * subscriptions always run on graphql-js: their order of effects is graphql-js's.
  */
+/** A document seen once: compiled when it comes again. */
+const SEEN_ONCE = 'seen once';
+
 export class CompiledExecution {
-  private readonly plans = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+  private readonly plans = new WeakMap<DocumentNode, Map<string, CompiledQuery | null | typeof SEEN_ONCE>>();
 
   constructor(
     private readonly schema: GraphQLSchema,
@@ -27,18 +30,27 @@ export class CompiledExecution {
     private readonly onExecuted: (plan: ExecutionPlan) => void = () => {},
   ) {}
 
-  /** The plan of an operation of a document (parsed documents are cached and reused by the server), or null when it does not compile. */
+  /**
+   * The plan of an operation of a document (parsed documents are cached and reused by the server),
+   * or null when it does not compile or has been seen only once. Compiling takes milliseconds, so
+   * an operation is compiled when it comes a second time: a client that sends every request as a
+   * new document (values written into the text) is served by graphql-js and never pays for plans
+   * it would not reuse.
+   */
   private planFor(document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
     let byName = this.plans.get(document);
     if (!byName) this.plans.set(document, (byName = new Map()));
     const key = operationName ?? '';
-    let plan = byName.get(key);
+    const plan = byName.get(key);
     if (plan === undefined) {
-      const compiled = compileQuery(this.schema, document, operationName, { disablingCapturingStackErrors: true });
-      plan = isCompiledQuery(compiled) ? compiled : null;
-      byName.set(key, plan);
+      byName.set(key, SEEN_ONCE);
+      return null;
     }
-    return plan;
+    if (plan !== SEEN_ONCE) return plan;
+    const compiled = compileQuery(this.schema, document, operationName, { disablingCapturingStackErrors: true });
+    const made = isCompiledQuery(compiled) ? compiled : null;
+    byName.set(key, made);
+    return made;
   }
 
   readonly executor: GatewayExecutor = async ({ document, operation, request, context }) => {

@@ -30,7 +30,7 @@ export class Metrics {
   });
   readonly executions = new Counter({
     name: 'graphql_executions_total',
-    help: 'GraphQL operations executed over HTTP, by plan: compiled, interpreted (mutations, and queries that do not compile), interpreted_after_error (a compiled query whose answer had errors, run again by graphql-js)',
+    help: 'GraphQL operations executed over HTTP, by plan: compiled, interpreted (mutations, queries seen for the first time, and queries that do not compile), interpreted_after_error (a compiled query whose answer had errors, run again by graphql-js)',
     labelNames: ['plan'] as const,
     registers: [this.registry],
   });

@@ -44,7 +44,7 @@ export async function buildDashboard(root, { force = false } = {}) {
         input: { index: join(dir, 'index.html'), explorer: join(dir, 'explorer.html') },
         // React libraries mark their modules "use client"; that means nothing in a static bundle
         onwarn(warning, warn) {
-          if (warning.code !== 'MODULE_LEVEL_DIRECTIVE') warn(warning);
+          if (warning.code !== 'MODULE_LEVEL_DIRECTIVE' && warning.code !== 'PLUGIN_TIMINGS') warn(warning);
         },
       },
     },

@@ -5,9 +5,11 @@ import { createGraphiQLFetcher } from '@graphiql/toolkit';
 import { GraphiQL } from 'graphiql';
 import 'graphiql/graphiql.css';
 import { createClient } from 'graphql-ws';
+import type { GraphQLSchema } from 'graphql';
 import { createElement as h, useEffect, useMemo, useState } from 'react';
 import { createRoot } from 'react-dom/client';
 import { graphqlUrl, wsUrl } from './api';
+import { fetchSchema } from './introspection';
 import { bearer, forgetKey, readKey, storeKey } from './session';
 import './explorer.css';
 
@@ -23,6 +25,21 @@ function Explorer() {
   const [key, setKey] = useState(typed);
   const { fetcher, wsClient } = useMemo(() => fetcherFor(key), [key]);
   useEffect(() => () => void wsClient.dispose(), [wsClient]);
+  const [schema, setSchema] = useState<GraphQLSchema | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  useEffect(() => {
+    let live = true;
+    setSchema(null);
+    setProblem(null);
+    if (!key) return;
+    fetchSchema(key).then(
+      (s) => live && setSchema(s),
+      (e: Error) => live && setProblem(`schema not loaded: ${e.message}`),
+    );
+    return () => {
+      live = false;
+    };
+  }, [key]);
   const apply = (e: Event) => {
     e.preventDefault();
     const k = typed.trim();
@@ -40,11 +57,11 @@ function Explorer() {
       h('label', { htmlFor: 'api-key' }, 'API key'),
       h('input', { id: 'api-key', type: 'password', value: typed, placeholder: 'ml_…', onChange: (e: { target: HTMLInputElement }) => setTyped(e.target.value) }),
       h('button', { type: 'submit' }, 'Use key'),
-      h('span', { className: 'hint', 'data-testid': 'key-state' }, key ? 'sent as Authorization: Bearer …' : 'no key: requests are refused'),
+      h('span', { className: problem ? 'hint error' : 'hint', 'data-testid': 'key-state' }, problem ?? (key ? 'sent as Authorization: Bearer …' : 'no key: requests are refused')),
       h('a', { href: '/' }, 'Dashboard'),
     ),
-    // a new key remounts GraphiQL so the schema is fetched again with it
-    h(GraphiQL, { key, fetcher, shouldPersistHeaders: false, isHeadersEditorEnabled: false }),
+    // a new key remounts GraphiQL with the schema read with that key
+    h(GraphiQL, { key, fetcher, schema, shouldPersistHeaders: false, isHeadersEditorEnabled: false }),
   );
 }
 

@@ -1,9 +1,13 @@
 // Builds the dashboard (/) and the explorer (/graphql in a browser) into dashboard/dist with Vite:
 // content-hashed files under assets/, the explorer's GraphiQL and React in chunks of their own that
 // the dashboard never loads. Skipped when nothing it is built from changed since the last build.
-import { readdir, stat, writeFile } from 'node:fs/promises';
+import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { promisify } from 'node:util';
+import { constants, gzip } from 'node:zlib';
+
+const gzipped = promisify(gzip);
 
 /** newest modification time under `path` (a file or a directory tree) */
 async function newest(path) {
@@ -49,6 +53,13 @@ export async function buildDashboard(root, { force = false } = {}) {
       },
     },
   });
+  // compressed once here rather than on every request: the server sends `<file>.gz` to browsers that accept gzip
+  const assets = join(outDir, 'assets');
+  await Promise.all(
+    (await readdir(assets))
+      .filter((f) => /\.(js|css)$/.test(f))
+      .map(async (f) => writeFile(join(assets, `${f}.gz`), await gzipped(await readFile(join(assets, f)), { level: constants.Z_BEST_COMPRESSION }))),
+  );
   await writeFile(stamp, new Date().toISOString());
   return { skipped: false, ms: Math.round(performance.now() - started) };
 }

@@ -1,9 +1,9 @@
 import { render } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useMemo, useState } from 'preact/hooks';
 import { ApiError, request } from './api';
 import { DashViewerDocument, type DashViewerQuery } from './generated/graphql';
 import { LiveFeed } from './live';
-import { forgetKey, readKey, storeKey } from './session';
+import { forgetKey, readKey, readViewer, storeKey, storeViewer } from './session';
 import { Shell } from './shell';
 import './style.css';
 
@@ -21,6 +21,7 @@ function SignIn(props: { onSignedIn(key: string, viewer: Viewer): void; message:
     try {
       const { viewer } = await request(key, DashViewerDocument, {});
       storeKey(key);
+      storeViewer(viewer);
       props.onSignedIn(key, viewer);
     } catch (err) {
       const e = err as ApiError;
@@ -50,36 +51,41 @@ function SignIn(props: { onSignedIn(key: string, viewer: Viewer): void; message:
 }
 
 function App() {
-  const [session, setSession] = useState<{ key: string; viewer: Viewer } | null>(null);
-  const [checking, setChecking] = useState(() => readKey() !== null);
+  // a reload draws with the viewer remembered in the tab while the key is checked again
+  const [session, setSession] = useState<{ key: string; viewer: Viewer } | null>(() => {
+    const key = readKey();
+    const viewer = readViewer<Viewer>();
+    return key && viewer ? { key, viewer } : null;
+  });
+  const [checking, setChecking] = useState(() => readKey() !== null && session === null);
   const [message, setMessage] = useState<string | null>(null);
-  const [feed, setFeed] = useState<LiveFeed | null>(null);
 
   useEffect(() => {
     const key = readKey();
     if (!key) return;
     request(key, DashViewerDocument, {}).then(
-      ({ viewer }) => setSession({ key, viewer }),
+      ({ viewer }) => {
+        storeViewer(viewer);
+        setSession({ key, viewer });
+      },
       (e: ApiError) => {
+        if (e.status === 0) return; // unreachable: keep the session, the views say so
         forgetKey();
+        setSession(null);
         setMessage(`Signed out: ${e.message}.`);
       },
     ).finally(() => setChecking(false));
   }, []);
 
-  useEffect(() => {
-    if (!session) return;
-    const f = new LiveFeed(session.key);
-    setFeed(f);
-    return () => f.close();
-  }, [session?.key]);
+  // one stream per signed-in key, for as long as it is signed in
+  const feed = useMemo(() => (session ? new LiveFeed(session.key) : null), [session?.key]);
+  useEffect(() => () => feed?.close(), [feed]);
 
   if (checking) return <p class="loading">Loading…</p>;
   if (!session || !feed) return <SignIn message={message} onSignedIn={(key, viewer) => setSession({ key, viewer })} />;
   const signOut = () => {
     forgetKey();
     setSession(null);
-    setFeed(null);
   };
   return <Shell apiKey={session.key} viewer={session.viewer} feed={feed} onSignOut={signOut} />;
 }

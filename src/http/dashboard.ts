@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { extname, join } from 'node:path';
 import express, { type Express, type Request, type Response } from 'express';
 import { projectRoot } from '../db/paths';
 
@@ -40,12 +40,23 @@ function page(file: string, csp: string) {
  * request to `/graphql` goes on to the GraphQL server untouched.
  */
 export function mountDashboard(app: Express, opts: { explorer: boolean }): void {
+  const assets = join(dashboardDir, 'assets');
+  const forever = { maxAge: '365d', immutable: true };
+  // the build's gzipped copy to browsers that take it (hashed names only: no path reaches outside)
+  app.get(/^\/assets\/[\w.-]+\.(?:js|css)$/, (req, res, next) => {
+    const gz = join(assets, `${req.path.slice('/assets/'.length)}.gz`);
+    if (!req.acceptsEncodings('gzip') || !existsSync(gz)) return next();
+    secured(res, DASHBOARD_CSP);
+    res.setHeader('Vary', 'Accept-Encoding');
+    res.setHeader('Content-Encoding', 'gzip');
+    res.type(extname(req.path));
+    res.sendFile(gz, forever);
+  });
   app.use(
     '/assets',
-    express.static(join(dashboardDir, 'assets'), {
+    express.static(assets, {
       index: false,
-      immutable: true,
-      maxAge: '365d',
+      ...forever,
       setHeaders: (res) => secured(res as Response, DASHBOARD_CSP),
     }),
   );

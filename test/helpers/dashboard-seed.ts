@@ -5,6 +5,7 @@ import type { TestServer } from './server';
 
 export const SEEDED_EPISODES = 45;
 export const SEEDED_CORRECTIONS = 300;
+export const SEEDED_FACTS = 40;
 
 /**
  * What the dashboard tests look at: episodes and learning events inserted in bulk (one statement
@@ -36,6 +37,13 @@ export async function seedDashboard(s: TestServer, orgId: string, token: string)
      SELECT count(*) FROM f`,
     [orgId],
   );
+  await em.execute(
+    `INSERT INTO facts (id, org_id, bank_id, text, kind, status, usefulness, signal_count, last_signal_at, created_at, updated_at)
+     SELECT gen_random_uuid(), ?, 'bank', 'Seeded fact ' || g, 'rule', 'CONFIRMED', (g % 20) / 20.0,
+            CASE WHEN g % 2 = 0 THEN g ELSE 0 END, CASE WHEN g % 2 = 0 THEN now() - g * interval '1 hour' END, now() - g * interval '1 minute', now()
+       FROM generate_series(1, ${SEEDED_FACTS}) g`,
+    [orgId],
+  );
   for (const [i, confidence] of [0.62, 0.8, 0.91].entries()) {
     await gqlOk(s.url, RecordDocumentLayoutDocument, { input: { documentId: `doc-${i}`, pageCount: 1 + i, pageDimensions: [[612, 792]], tableCount: i, textCoverageRatio: 0.5, extractionConfidence: confidence } }, token);
   }
@@ -60,5 +68,13 @@ export async function seedDashboard(s: TestServer, orgId: string, token: string)
     token,
   );
   await gqlOk(s.url, JudgeEpisodeDocument, { input: { episodeId: recordEpisode.id, accepted: true, overallScore: 0.9, reason: 'all lines found' } }, token);
+  // canvas actions of the API-written episode's agent: every type presented, some closed, some submitted
+  await em.execute(
+    `INSERT INTO canvas_audits (id, org_id, agent_id, episode_id, canvas_id, canvas_type, component_type, action, created_at)
+     SELECT gen_random_uuid(), ?, 'agent-api', ?, 'canvas-' || (g % 10), (ARRAY['form', 'table', 'chart'])[1 + g % 3], (ARRAY['input', 'grid'])[1 + g % 2],
+            (ARRAY['PRESENT', 'PRESENT', 'CLOSE', 'SUBMIT'])[1 + g % 4], now() - (60 - g) * interval '1 minute'
+       FROM generate_series(1, 48) g`,
+    [orgId, recordEpisode.id],
+  );
   return { episodeId: recordEpisode.id };
 }

@@ -1,6 +1,6 @@
 import { createClient, type Client } from 'graphql-ws';
 import { request, wsUrl } from './api';
-import { DashFeedbackAddedDocument, DashRecentFeedbackDocument, type DashFeedbackFragment } from './generated/graphql';
+import { DashFeedbackAddedDocument, DashRecentFeedbackDocument, type DashFeedbackFragment, type DashRecentFeedbackQuery } from './generated/graphql';
 import { bearer } from './session';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'refused';
@@ -13,6 +13,7 @@ export interface LiveItem {
 }
 
 const KEEP = 200;
+const PAGE = 50;
 const REFUSED = 4403;
 /** backoff between reconnects: 250 ms doubling to 5 s, with jitter so a restarted server is not hit at once by every tab */
 export const retryDelay = (retries: number): number => Math.min(250 * 2 ** retries, 5000) * (0.75 + Math.random() * 0.5);
@@ -98,15 +99,25 @@ export class LiveFeed {
     this.emit();
   }
 
-  /** the first connection shows recent history; a reconnect adds what arrived since the last item seen */
+  /**
+   * The first connection shows the latest page; a reconnect pages back (newest first) until it
+   * reaches feedback older than the newest item seen, so everything given meanwhile is added.
+   */
   private async catchUp(recovering: boolean): Promise<void> {
     const since = this.lastSeen;
+    const found: DashFeedbackFragment[] = [];
     try {
-      const data = await request(this.key, DashRecentFeedbackDocument, { first: 50 });
-      const rows = data.feedback.edges.map((e) => e.node).filter((f) => !since || f.createdAt >= since);
-      this.add(rows.map((feedback) => ({ feedback, episodeTitle: null, recovered: recovering })));
+      let after: string | null | undefined = null;
+      for (let page = 0; page * PAGE < KEEP; page++) {
+        const { feedback }: DashRecentFeedbackQuery = await request(this.key, DashRecentFeedbackDocument, { first: PAGE, after });
+        const rows = feedback.edges.map((e) => e.node);
+        found.push(...rows.filter((f) => !since || f.createdAt >= since));
+        if (!since || !feedback.pageInfo.hasNextPage || rows.some((f) => f.createdAt < since)) break;
+        after = feedback.pageInfo.endCursor;
+      }
     } catch {
-      // the stream itself still runs; the next reconnect tries again
+      // the stream itself still runs; what was found is shown and the next reconnect tries again
     }
+    this.add(found.map((feedback) => ({ feedback, episodeTitle: null, recovered: recovering })));
   }
 }

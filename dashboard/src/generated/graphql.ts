@@ -140,10 +140,11 @@ export type DashFeedbackAddedSubscription = { feedbackAdded: { feedback: { id: s
 
 export type DashRecentFeedbackQueryVariables = Exact<{
   first: number;
+  after?: string | null | undefined;
 }>;
 
 
-export type DashRecentFeedbackQuery = { feedback: { edges: Array<{ node: { id: string, episodeId: string | null, agentId: string | null, feedbackType: FeedbackType, rating: number | null, score: number | null, corrections: string | null, eventType: string | null, accepted: boolean | null, reason: string | null, createdAt: string } }> } };
+export type DashRecentFeedbackQuery = { feedback: { edges: Array<{ node: { id: string, episodeId: string | null, agentId: string | null, feedbackType: FeedbackType, rating: number | null, score: number | null, corrections: string | null, eventType: string | null, accepted: boolean | null, reason: string | null, createdAt: string } }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
 
 export type DashLearningQueryVariables = Exact<{
   startDate: string;
@@ -406,12 +407,16 @@ export const DashFeedbackAddedDocument = new TypedDocumentString(`
   createdAt
 }`) as unknown as TypedDocumentString<DashFeedbackAddedSubscription, DashFeedbackAddedSubscriptionVariables>;
 export const DashRecentFeedbackDocument = new TypedDocumentString(`
-    query DashRecentFeedback($first: Int!) {
-  feedback(first: $first) {
+    query DashRecentFeedback($first: Int!, $after: String) {
+  feedback(first: $first, after: $after) {
     edges {
       node {
         ...DashFeedback
       }
+    }
+    pageInfo {
+      endCursor
+      hasNextPage
     }
   }
 }

@@ -4,7 +4,10 @@ const KEY = 'memory-loop.apiKey';
 const VIEWER = 'memory-loop.viewer';
 
 export const readKey = (): string | null => sessionStorage.getItem(KEY);
-export const storeKey = (key: string): void => sessionStorage.setItem(KEY, key);
+export const storeKey = (key: string): void => {
+  sessionStorage.setItem(KEY, key);
+  sessionStorage.removeItem(VIEWER); // it described the previous key
+};
 export const forgetKey = (): void => {
   sessionStorage.removeItem(KEY);
   sessionStorage.removeItem(VIEWER);

@@ -12,6 +12,7 @@ let s: TestServer;
 let browser: Browser;
 let admin: string;
 let viewer: string;
+let integrator: string;
 let episodeId: string;
 const started = Date.now();
 const origin = () => s.url.replace(/\/graphql$/, '');
@@ -30,6 +31,7 @@ beforeAll(async () => {
   const org = await s.createOrg('dash');
   admin = org.token;
   viewer = (await s.createKey(org.orgId, 'VIEWER')).token;
+  integrator = (await s.createKey(org.orgId, 'INTEGRATOR')).token;
   [{ episodeId }, browser] = await Promise.all([seedDashboard(s, org.orgId, admin), launchChromium()]);
 });
 
@@ -70,7 +72,7 @@ describe('the dashboard in a browser', () => {
     await context.close();
   });
 
-  it('shows a VIEWER no ADMIN-only views or actions', async () => {
+  it('shows a VIEWER no ADMIN-only views or actions, and an INTEGRATOR learning but no ADMIN action', async () => {
     const { context } = await offlineContext(browser);
     const page = await context.newPage();
     await signIn(page, origin(), viewer);
@@ -86,6 +88,15 @@ describe('the dashboard in a browser', () => {
     // the key is kept for this tab only, never in the address
     expect(page.url()).not.toContain(viewer);
     expect(await page.evaluate(() => sessionStorage.getItem('memory-loop.apiKey'))).toBe(viewer);
+
+    // an INTEGRATOR sees learning analytics, and still no ADMIN action
+    await page.click('header button');
+    await signIn(page, origin(), integrator);
+    expect(await page.textContent('[data-testid=role]')).toBe('INTEGRATOR');
+    expect(await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('data-tab')))).toContain('learning');
+    await page.goto(`${origin()}/#/memory`);
+    await page.waitForSelector('[data-testid=memory-summary]');
+    expect(await page.$('[data-testid=forget-preview]')).toBeNull();
     await context.close();
   });
 

@@ -149,6 +149,11 @@ describe('the dashboard in a browser', () => {
     });
     expect(detail.verdicts).toBe(1);
     await shoot(page, 'episode-detail');
+    // back to the list as it was left
+    await page.click('text=← Episodes');
+    await page.waitForSelector('[data-testid=episodes-table] tbody tr');
+    expect(await page.inputValue('input[name=agentId]')).toBe('agent-api');
+    expect((await rows()).map((r) => r.id)).toEqual([episodeId]);
     expect(blocked).toEqual([]);
     expect(cspViolations).toEqual([]);
     await page.context().close();

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { ChartBox } from '../chart';
-import { num } from '../format';
+import { num, TIME_RANGES } from '../format';
 import { DashCanvasDocument, DashEpisodesDocument, type DashCanvasStatsFragment } from '../generated/graphql';
 import { useQuery } from '../hooks';
 import type { ViewProps } from '../shell';
@@ -58,10 +58,9 @@ export function CanvasView({ apiKey }: ViewProps) {
       >
         <input name="agentId" placeholder="agent" defaultValue={agentId ?? ''} key={agentId ?? ''} />
         <select value={timeRange} onChange={(e) => setTimeRange(e.currentTarget.value)}>
-          <option value="1d">last day</option>
-          <option value="7d">last 7 days</option>
-          <option value="30d">last 30 days</option>
-          <option value="90d">last 90 days</option>
+          {TIME_RANGES.map(([value, label]) => (
+            <option value={value}>{label}</option>
+          ))}
         </select>
         <button type="submit">Show</button>
       </form>

@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { DashEpisodeDocument, DashEpisodesDocument, type EpisodeFilter } from '../generated/graphql';
-import { json, num, when, yesNo } from '../format';
+import { json, num, TIME_RANGES, when, yesNo } from '../format';
 import { useQuery } from '../hooks';
 import type { ViewProps } from '../shell';
 import { Status } from './status';
@@ -27,10 +27,15 @@ function readFilter(form: FormData): EpisodeFilter {
   return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as EpisodeFilter;
 }
 
+// the list as it was left, for the way back from an episode's detail
+let kept: { filter: EpisodeFilter; cursors: (string | null)[] } = { filter: {}, cursors: [null] };
+const typedValue = (v: string | null | undefined) => (v ? v.slice(0, 16) : undefined);
+
 export function EpisodesView({ apiKey }: ViewProps) {
-  const [filter, setFilter] = useState<EpisodeFilter>({});
+  const [filter, setFilter] = useState<EpisodeFilter>(kept.filter);
   // keyset paging: the cursors of the pages before this one
-  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [cursors, setCursors] = useState<(string | null)[]>(kept.cursors);
+  kept = { filter, cursors };
   const after = cursors[cursors.length - 1];
   const q = useQuery(apiKey, DashEpisodesDocument, { filter, first: PAGE, after });
   const apply = (e: Event) => {
@@ -43,29 +48,34 @@ export function EpisodesView({ apiKey }: ViewProps) {
     <section>
       <h2>Episodes</h2>
       <form class="filters" onSubmit={apply} data-testid="episode-filters">
-        <input name="agentId" placeholder="agent" />
-        <input name="sessionId" placeholder="session" />
-        <input name="topic" placeholder="topic" />
-        <input name="canvasType" placeholder="canvas type" />
+        <input name="agentId" defaultValue={filter.agentId ?? undefined} placeholder="agent" />
+        <input name="sessionId" defaultValue={filter.sessionId ?? undefined} placeholder="session" />
+        <input name="topic" defaultValue={filter.topic ?? undefined} placeholder="topic" />
+        <input name="canvasType" defaultValue={filter.canvasType ?? undefined} placeholder="canvas type" />
         <select name="accepted" title="judged">
           <option value="">accepted: any</option>
-          <option value="true">accepted</option>
-          <option value="false">rejected</option>
+          <option value="true" selected={filter.accepted === true}>
+            accepted
+          </option>
+          <option value="false" selected={filter.accepted === false}>
+            rejected
+          </option>
         </select>
-        <input name="minScore" type="number" step="0.05" min="0" max="1" placeholder="min feedback score" />
-        <input name="maxScore" type="number" step="0.05" min="0" max="1" placeholder="max feedback score" />
+        <input name="minScore" defaultValue={filter.minFeedbackScore ?? undefined} type="number" step="0.05" min="0" max="1" placeholder="min feedback score" />
+        <input name="maxScore" defaultValue={filter.maxFeedbackScore ?? undefined} type="number" step="0.05" min="0" max="1" placeholder="max feedback score" />
         <select name="timeRange" title="time range">
           <option value="">any time</option>
-          <option value="1d">last day</option>
-          <option value="7d">last 7 days</option>
-          <option value="30d">last 30 days</option>
-          <option value="90d">last 90 days</option>
+          {TIME_RANGES.map(([value, label]) => (
+            <option value={value} selected={filter.timeRange === value}>
+              {label}
+            </option>
+          ))}
         </select>
         <label>
-          from <input name="after" type="datetime-local" />
+          from <input name="after" type="datetime-local" defaultValue={typedValue(filter.createdAfter)} />
         </label>
         <label>
-          to <input name="before" type="datetime-local" />
+          to <input name="before" type="datetime-local" defaultValue={typedValue(filter.createdBefore)} />
         </label>
         <button type="submit">Apply</button>
       </form>

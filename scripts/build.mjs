@@ -1,9 +1,11 @@
 // Compiles the TypeScript sources to dist/ with swc (keeps decorator metadata; no type check:
-// `npm run typecheck` does that). Fast enough to run before every `npm start`.
+// `npm run typecheck` does that), then the dashboard and explorer (scripts/build-dashboard.mjs).
+// Fast enough to run before every `npm start`.
 import { transformFile } from '@swc/core';
 import { mkdir, readdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { buildDashboard } from './build-dashboard.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const out = join(root, 'dist');
@@ -44,3 +46,6 @@ for (const d of dirs) {
   }
 }
 await Promise.all(jobs);
+
+const dashboard = await buildDashboard(root, { force: process.argv.includes('--force') });
+if (!dashboard.skipped) console.error(`dashboard built in ${dashboard.ms} ms`);

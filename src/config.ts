@@ -51,6 +51,8 @@ export interface Config {
   initAdminToken: string | null;
   logLevel: string;
   production: boolean;
+  /** serve the GraphQL explorer on GET /graphql to browsers (on in development, off in production unless EXPLORER=true) */
+  explorer: boolean;
   redisUrl: string | null;
   shutdownGraceMs: number;
   dbPoolMax: number;
@@ -191,6 +193,7 @@ export function loadConfig(env: Env = process.env): Config {
     initAdminToken,
     logLevel,
     production: nodeEnv === 'production',
+    explorer: bool(env, 'EXPLORER', nodeEnv !== 'production'),
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),

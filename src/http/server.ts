@@ -20,6 +20,7 @@ import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
 import { documentLimits } from './document-limits';
 import { BudgetDoor } from './budget-door';
+import { mountDashboard } from './dashboard';
 import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
 import { Budgets, budgetStore, type OverBudget, type Spender } from './budgets';
 import { Metrics } from './metrics';
@@ -130,7 +131,8 @@ export async function startHttpServer(services: Services, port: number, host?: s
       // of the schema (HTTP and WebSocket) with a per-field hook
       ApolloServerPluginCacheControlDisabled(),
       ApolloServerPluginInlineTraceDisabled(),
-      ...(config.production ? [ApolloServerPluginLandingPageDisabled()] : []),
+      // browsers get the bundled explorer (./dashboard.ts) instead of a page loaded from a CDN
+      ApolloServerPluginLandingPageDisabled(),
     ],
     logger: log,
   });
@@ -158,6 +160,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     }
   });
   const metricsEndpoint = await mountMetrics(app, metrics, config, log);
+  mountDashboard(app, { explorer: config.explorer });
 
   app.use(
     '/graphql',

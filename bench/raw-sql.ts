@@ -84,7 +84,7 @@ async function learningAnalytics(q: Q, orgId: string, v: Row): Promise<Row> {
   return { eventsByDay: s.by_day, eventsByType: s.by_type, correctedFields: s.fields, layoutStats, confidenceTrend: s.trend };
 }
 
-/** FOVEATED selection of seed 003 over chronologically ordered candidates. */
+/** FOVEATED selection (30% earliest, 30% relevant, 40% recent) over chronologically ordered candidates. */
 export function foveated(cands: Row[], query: string | undefined, budget: number): Row[] {
   const words = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter(Boolean));
   const qw = query ? words(query) : null;

@@ -15,7 +15,7 @@ import {
 import { INLINE_DIMENSIONS, sqlApplySignal, sqlClamp01, sqlCosineWith, sqlDecay, sqlFinalScore, sqlSemanticFromCosine, sqlSignalDelta, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
 import { startTestServer, type TestServer } from './helpers/server';
 
-describe('usefulness formulas (seed 004)', () => {
+describe('usefulness formulas (worked examples of the reference usefulness design)', () => {
   it('gives the per-signal effects of the seed table', () => {
     expect(signalDelta('USED')).toBeCloseTo(0.1, 12);
     expect(signalDelta('IGNORED')).toBeCloseTo(-0.05, 12);

@@ -28,8 +28,9 @@ interface Actor {
 }
 
 /**
- * Confirms `key -> value` in `scope` (seed 001 user story 4): CONFIRMED, confidence 1.0, support
- * count + 1 (restarting at 1 when the value changes), and a MAPPING_CONFIRMED feedback.
+ * Confirms `key -> value` in `scope` (an operator confirming a suggested mapping): CONFIRMED,
+ * confidence 1.0, support count + 1 (restarting at 1 when the value changes), and a
+ * MAPPING_CONFIRMED feedback.
  */
 export async function confirmMapping(em: EntityManager, bus: EventBus, actor: Actor, input: MappingInput): Promise<Fact> {
   check(input);

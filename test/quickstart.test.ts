@@ -1,4 +1,4 @@
-import { type ChildProcessWithoutNullStreams, spawn } from 'node:child_process';
+import { type ChildProcessWithoutNullStreams, spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,6 +53,10 @@ let dir: string;
 const children: ChildProcessWithoutNullStreams[] = [];
 
 beforeAll(async () => {
+  // the reader runs these blocks with bash and curl; so does this test
+  for (const tool of ['bash', 'curl']) {
+    if (spawnSync(tool, ['--version']).error) throw new Error(`the README's quickstart needs ${tool} on the PATH`);
+  }
   s = await startTestServer();
   ({ token } = await s.createOrg('default'));
   dir = mkdtempSync(join(tmpdir(), 'quickstart-'));

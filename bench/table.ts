@@ -7,11 +7,13 @@
 //
 // kind=load: GraphQL against the raw baseline, one row per scenario. kind=latency: each scenario
 // with its one-connection variant beside it. kind=fanout: feedbackAdded fan-out per transport.
+// kind=noisy: the quiet organization's latency beside a flooding key.
 // `only` keeps the scenarios whose number (the first word of the name) is listed.
 // `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FanOutResult } from './fanout';
+import type { NoisyResult } from './noisy';
 import type { Row } from './report';
 
 export interface Results {
@@ -19,10 +21,11 @@ export interface Results {
   plan?: { facts: number; embeddingDim: number };
   scenarios: Row[];
   fanOut?: Record<string, FanOutResult | string>;
+  noisyTenant?: NoisyResult;
 }
 
 const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
-export const DOCUMENTS = ['README.md', 'docs/benchmarks.md'];
+export const DOCUMENTS = ['README.md', 'docs/benchmarks.md', 'docs/operations.md'];
 const MARKER = /(<!-- bench-table ([^>]*?) -->\n)([\s\S]*?)(<!-- \/bench-table -->)/g;
 
 const fixed = (n: number | null | undefined, d: number) => (n == null || !Number.isFinite(n) ? '-' : n.toFixed(d));
@@ -86,6 +89,18 @@ function fanOutTable(runs: { file: string; r: Results }[]): string[] {
   return lines;
 }
 
+function noisyTable(runs: { file: string; r: Results }[]): string[] {
+  const lines = ["| quiet organization's page, while | p50 / p99 ms | p99 vs idle | heavy key: sent / served / refused |", '|---|---:|---:|---:|'];
+  for (const { r } of runs) {
+    const n = r.noisyTenant;
+    if (!n) continue;
+    const vsIdle = (p99: number) => `${fixed(p99 / Math.max(n.idle.p99, 1), 2)}x`;
+    lines.push(`| nothing else runs | ${n.idle.p50} / ${n.idle.p99} | ${vsIdle(n.idle.p99)} | - |`);
+    for (const b of n.beside) lines.push(`| the heavy key sends ${b.sends}, budgets ${b.budgets} | ${b.p50} / ${b.p99} | ${vsIdle(b.p99)} | ${b.heavy.requests} / ${b.heavy.served} / ${b.heavy.refused} |`);
+  }
+  return lines;
+}
+
 /** The table a marker's parameters describe, from the results files in bench/results. */
 export function renderTable(params: string, read: (file: string) => Results = readResults): string {
   const p = Object.fromEntries(params.trim().split(/\s+/).map((kv) => kv.split('=') as [string, string]));
@@ -99,6 +114,7 @@ export function renderTable(params: string, read: (file: string) => Results = re
   if (kind === 'load') return runs.flatMap(({ r }) => loadTable(r)).join('\n');
   if (kind === 'latency') return latencyTable(runs).join('\n');
   if (kind === 'fanout') return fanOutTable(runs).join('\n');
+  if (kind === 'noisy') return noisyTable(runs).join('\n');
   throw new Error(`unknown bench-table kind ${kind}`);
 }
 

@@ -97,7 +97,10 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
   return fact;
 }
 
-/** The confirmed mapping of a scope and key, or null. Records nothing (FR-015). */
+/**
+ * The confirmed mapping of a scope and key, or null. Records no feedback: applying a confirmed
+ * mapping automatically is not an operator action, and only operator actions are learning events.
+ */
 export async function resolveMapping(em: EntityManager, orgId: string, scope: string, key: string): Promise<Fact | null> {
   text('scope', scope, 200, { required: true });
   text('key', key, 200, { required: true });

@@ -10,7 +10,8 @@ import { createLogger } from '../src/core/logger';
 import { startEmbedded } from '../src/db/embedded';
 import { startChild, type Child } from './children';
 import { runFanOut, type FanOutResult } from './fanout';
-import { measure, once, type LoadResult, type Target } from './load';
+import { compareAnswers } from './answers';
+import { measureAlternating, once, type LoadResult, type Target } from './load';
 import { markdown, type Row } from './report';
 import { insertKey, noisyMarkdown, runNoisyTenant, UNBOUNDED, type NoisyResult } from './noisy';
 import { loadBenchData } from './data';
@@ -151,8 +152,10 @@ async function main(): Promise<void> {
         continue;
       }
       if (s.id === 'recall' && targets.length === 2) recallAt10 = await compareRecall(targets, data);
-      for (const t of targets) res[t.name] = await measure(t, body, { ...load, connections: s.connections ?? load.connections });
-      rows.push({ scenario: s.title, connections: s.connections ?? load.connections, firstRequestMs: firstMs, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
+      const answers = targets.length === 2 ? await compareAnswers(s, targets, body) : undefined;
+      if (answers?.firstDifference) console.log(`answers differ in ${s.title}: ${answers.firstDifference}`);
+      Object.assign(res, await measureAlternating(targets, body, { ...load, connections: s.connections ?? load.connections }));
+      rows.push({ scenario: s.title, connections: s.connections ?? load.connections, firstRequestMs: firstMs, answers, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
       console.log(`done ${s.title}`);
     }
     const fan: Record<string, FanOutResult | string> = {};

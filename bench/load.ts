@@ -63,6 +63,47 @@ export async function measure(t: Target, body: (i: number) => string, opts: { co
   };
 }
 
+/**
+ * Measures the targets in alternating order: after one warm-up each, `rounds` windows of
+ * duration / rounds seconds, the first target first in even rounds and last in odd ones, so that
+ * neither server always meets the machine in the same state. Requests, statements and CPU add up
+ * over the rounds; p50 and p99 are the rounds' values weighted by their requests.
+ */
+export async function measureAlternating(
+  targets: Target[],
+  body: (i: number) => string,
+  opts: { connections: number; warmup: number; duration: number },
+  rounds = 4,
+): Promise<Partial<Record<Target['name'], LoadResult>>> {
+  const windows = new Map<Target['name'], LoadResult[]>(targets.map((t) => [t.name, []]));
+  for (const t of targets) if (opts.warmup > 0) await measure(t, body, { ...opts, warmup: 0, duration: opts.warmup });
+  for (let k = 0; k < rounds; k++) {
+    const order = k % 2 === 0 ? targets : [...targets].reverse();
+    for (const t of order) windows.get(t.name)!.push(await measure(t, body, { ...opts, warmup: 0, duration: opts.duration / rounds }));
+  }
+  const out: Partial<Record<Target['name'], LoadResult>> = {};
+  for (const [name, ws] of windows) out[name] = combine(ws, opts.duration);
+  return out;
+}
+
+function combine(ws: LoadResult[], duration: number): LoadResult {
+  const requests = ws.reduce((a, w) => a + w.requests, 0);
+  const weighted = (f: (w: LoadResult) => number | null) => {
+    const parts = ws.filter((w) => f(w) !== null && w.requests > 0);
+    const n = parts.reduce((a, w) => a + w.requests, 0);
+    return n > 0 ? parts.reduce((a, w) => a + f(w)! * w.requests, 0) / n : null;
+  };
+  return {
+    requests,
+    rps: requests / duration,
+    p50: weighted((w) => w.p50) ?? 0,
+    p99: weighted((w) => w.p99) ?? 0,
+    errors: ws.reduce((a, w) => a + w.errors, 0),
+    statementsPerRequest: weighted((w) => w.statementsPerRequest),
+    cpuMsPerRequest: weighted((w) => w.cpuMsPerRequest),
+  };
+}
+
 /** The server's statement count once it has stopped changing (its in-flight requests are done). */
 async function settled(t: Target): Promise<ServerStats> {
   let last = await t.stats();

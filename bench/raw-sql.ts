@@ -1,7 +1,19 @@
 import type pg from 'pg';
 import { loadConfig } from '../src/config';
+import { encodeCursor } from '../src/core/cursor';
+import { timeSortKey } from '../src/core/keyset';
+import { LIMITS } from '../src/core/limits';
+import { CANVAS_BRIEF_COLUMNS } from '../src/modules/canvas/canvas.rows';
+import { EPISODE_COLUMNS } from '../src/modules/episodes/episode.rows';
+import { feedbackScore } from '../src/modules/feedback/feedback-score';
+import { FEEDBACK_BRIEF_COLUMNS } from '../src/modules/feedback/feedback.rows';
+import type { CandidateRow } from '../src/modules/memory/candidates';
+import { candidateBindings, candidatesColumn } from '../src/modules/memory/candidates.read';
+import { selectMemories } from '../src/modules/memory/policies';
+import { newestPerEpisode } from '../src/modules/shared/sub-list';
 import { rankingQuery, validateRecall } from '../src/modules/facts/recall.service';
 import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes';
+import { pyDumps } from '../src/modules/learning/python-json';
 import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning/analytics.sql';
 
 /** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
@@ -19,32 +31,52 @@ const groupBy = (rows: Row[], key: string) => {
   return m;
 };
 
-const EP_COLS = `id, agent_id, title, created_at, canvas_action_count, feedback_count,
-  CASE WHEN feedback_score_count > 0 THEN feedback_score_sum / feedback_score_count END AS aggregate_feedback_score`;
+/** The aggregate feedback score the server computes from the stored counters. */
+const aggregate = (e: Row) => (Number(e.feedback_score_count) > 0 ? Number(e.feedback_score_sum) / Number(e.feedback_score_count) : null);
+const iso = (v: unknown) => new Date(v as string).toISOString();
 
-/** The context lists of some episodes: one statement per relation, as the DataLoaders do. */
+/**
+ * The context lists of some episodes, reading the columns and the newest-100 windows the server's
+ * loaders read, one statement per relation sent side by side, shaped as the scenario's selection.
+ */
 async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
-  if (eps.length === 0) return eps;
+  if (eps.length === 0) return [];
   const ids = `{${eps.map((e) => e.id).join(',')}}`;
+  const limit = LIMITS.subListDefault;
+  const newest = (order: string) => newestPerEpisode(order, limit);
   const [canvas, fb, segs] = await Promise.all([
-    q(`SELECT id, episode_id, canvas_type, action, created_at FROM canvas_audits WHERE org_id = $1 AND episode_id = ANY($2::uuid[]) ORDER BY created_at, id`, [orgId, ids]),
-    q(`SELECT id, episode_id, feedback_type, score, created_at FROM feedback WHERE org_id = $1 AND episode_id = ANY($2::uuid[]) ORDER BY created_at, id`, [orgId, ids]),
-    q(`SELECT id, episode_id, seq, role, content, token_estimate FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[]) ORDER BY seq`, [orgId, ids]),
+    q(`SELECT * FROM (SELECT ${CANVAS_BRIEF_COLUMNS}${newest('c.created_at DESC, c.id DESC').select} FROM canvas_audits c
+                       WHERE c.org_id = $1 AND c.episode_id = ANY($2::uuid[])) x ${newest('').where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
+    q(`SELECT * FROM (SELECT ${FEEDBACK_BRIEF_COLUMNS}${newest('fb.created_at DESC, fb.id DESC').select} FROM feedback fb
+                       WHERE fb.org_id = $1 AND fb.episode_id = ANY($2::uuid[])) x ${newest('').where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
+    q(`SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${newest('seq DESC').select}
+                       FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[])) s ${newest('').where} ORDER BY episode_id, seq`, [orgId, ids]),
   ]);
   const c = groupBy(canvas, 'episode_id');
   const f = groupBy(fb, 'episode_id');
   const s = groupBy(segs, 'episode_id');
-  return eps.map((e) => ({ ...e, canvasContext: c.get(e.id) ?? [], feedbackContext: f.get(e.id) ?? [], segments: s.get(e.id) ?? [] }));
+  return eps.map((e) => ({
+    id: e.id,
+    agentId: e.agent_id,
+    title: e.title,
+    createdAt: iso(e.created_at),
+    canvasActionCount: e.canvas_action_count,
+    feedbackCount: e.feedback_count,
+    aggregateFeedbackScore: aggregate(e),
+    canvasContext: (c.get(e.id) ?? []).map((r) => ({ id: r.id, canvasType: r.canvas_type, action: r.action, createdAt: iso(r.created_at) })),
+    feedbackContext: (f.get(e.id) ?? []).map((r) => ({ id: r.id, feedbackType: r.feedback_type, score: r.score === null ? null : Number(r.score), createdAt: iso(r.created_at) })),
+    segments: (s.get(e.id) ?? []).map((r) => ({ id: r.id, seq: r.seq, role: r.role, content: r.content, tokenEstimate: r.token_estimate })),
+  }));
 }
 
 /** One statement, as the server writes it: counters moved and both rows read back. */
 async function submitFeedback(q: Q, orgId: string, input: Row): Promise<Row> {
-  const score = input.rating != null ? (input.rating - 3) / 2 : input.feedbackType === 'THUMBS_UP' ? 1 : input.feedbackType === 'THUMBS_DOWN' ? -1 : null;
+  const score = feedbackScore(input.feedbackType, input.rating);
   const [row] = await q(
     `WITH e AS (
-       UPDATE episodes SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + COALESCE($3::float8, 0),
+       UPDATE episodes e SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + COALESCE($3::float8, 0),
               feedback_score_count = feedback_score_count + ($3::float8 IS NOT NULL)::int, updated_at = now()
-        WHERE org_id = $1 AND id = $2 RETURNING ${EP_COLS}),
+        WHERE e.org_id = $1 AND e.id = $2 RETURNING ${EPISODE_COLUMNS}),
      fb AS (
        INSERT INTO feedback (id, org_id, episode_id, agent_id, actor_id, feedback_type, rating, score)
        SELECT gen_random_uuid(), $1, e.id, e.agent_id, '00000000-0000-4000-8000-000000000001', $4, $5, $3 FROM e
@@ -53,7 +85,11 @@ async function submitFeedback(q: Q, orgId: string, input: Row): Promise<Row> {
     [orgId, input.episodeId, score, input.feedbackType, input.rating ?? null],
   );
   if (!row) throw new Error('episode not found');
-  return row;
+  const e = row.episode;
+  return {
+    feedback: { id: row.feedback.id, score: row.feedback.score },
+    episode: { id: e.id, feedbackCount: e.feedback_count, aggregateFeedbackScore: aggregate(e) },
+  };
 }
 
 /** The server's statements number no placeholders (`?`); pg wants `$1`, `$2`, ... */
@@ -84,36 +120,6 @@ async function learningAnalytics(q: Q, orgId: string, v: Row): Promise<Row> {
   return { eventsByDay: s.by_day, eventsByType: s.by_type, correctedFields: s.fields, layoutStats, confidenceTrend: s.trend };
 }
 
-/** FOVEATED selection (30% earliest, 30% relevant, 40% recent) over chronologically ordered candidates. */
-export function foveated(cands: Row[], query: string | undefined, budget: number): Row[] {
-  const words = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter(Boolean));
-  const qw = query ? words(query) : null;
-  const zone = (ranked: Row[], b: number) => {
-    const out: Row[] = [];
-    let used = 0;
-    for (const c of ranked) if (used + c.token_estimate <= b) { out.push(c); used += c.token_estimate; }
-    return out;
-  };
-  const early = zone(cands.slice(0, 3), Math.floor(budget * 0.3));
-  let relevant: Row[] = [];
-  if (qw) {
-    const scored = cands.map((c, i) => {
-      const w = words(c.content);
-      let inter = 0;
-      for (const x of w) if (qw.has(x)) inter++;
-      return { c, i, j: inter / (w.size + qw.size - inter || 1) };
-    }).filter((x) => x.j > 0);
-    scored.sort((a, b) => b.j - a.j || a.i - b.i);
-    relevant = zone(scored.map((x) => x.c), Math.floor(budget * 0.3));
-  }
-  const recent = zone([...cands].reverse(), Math.floor(budget * 0.4));
-  const chosen = new Set([...early, ...relevant, ...recent]);
-  const out: Row[] = [];
-  let total = 0;
-  for (const c of cands) if (chosen.has(c) && total + c.token_estimate <= budget) { out.push(c); total += c.token_estimate; }
-  return out;
-}
-
 /** The same questions as the GraphQL scenarios, answered with hand-written SQL. */
 export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<string, (orgId: string, v: Row) => Promise<unknown>> {
   const q: Q = async (sql, params) => {
@@ -124,12 +130,17 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     viewer: async (orgId, v) => ({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
     episodes: async (orgId, v) => {
       const first = v.first ?? 20;
-      const eps = await q(`SELECT ${EP_COLS} FROM episodes WHERE org_id = $1 ORDER BY created_at DESC, id DESC LIMIT $2`, [orgId, first + 1]);
+      const eps = await q(
+        `SELECT ${EPISODE_COLUMNS}, ${timeSortKey('e.created_at')} AS sort_key FROM episodes e WHERE e.org_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
+        [orgId, first + 1],
+      );
       const page = eps.slice(0, first);
-      return { edges: await withContext(q, orgId, page), hasNextPage: eps.length > first };
+      const nodes = await withContext(q, orgId, page);
+      const edges = page.map((e, i) => ({ cursor: encodeCursor({ sortValue: e.sort_key, id: e.id }), node: nodes[i] }));
+      return { edges, pageInfo: { hasNextPage: eps.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
     },
     episode: async (orgId, v) => {
-      const eps = await q(`SELECT ${EP_COLS} FROM episodes WHERE org_id = $1 AND id = $2`, [orgId, v.id]);
+      const eps = await q(`SELECT ${EPISODE_COLUMNS} FROM episodes e WHERE e.org_id = $1 AND e.id = $2`, [orgId, v.id]);
       return (await withContext(q, orgId, eps))[0] ?? null;
     },
     'feedback-spread': (orgId, v) => submitFeedback(q, orgId, v.input),
@@ -141,7 +152,10 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
           ORDER BY created_at DESC, id DESC LIMIT $3`,
         [orgId, v.fp, v.limit ?? 3],
       );
-      return { examples: rows, hintExamplesJson: rows.length ? JSON.stringify(rows.map((r) => ({ input_snippet: r.input_snippet, output: r.output }))) : '' };
+      return {
+        examples: rows.map((r) => ({ feedbackId: r.id, inputSnippet: r.input_snippet, output: r.output, createdAt: iso(r.created_at) })),
+        hintExamplesJson: rows.length ? pyDumps(rows.map((r) => ({ input_snippet: r.input_snippet, output: r.output }))) : '',
+      };
     },
     analytics: (orgId, v) => learningAnalytics(q, orgId, v),
     // the server's ranking statement (query contexts included), with the organization's embedding
@@ -149,28 +163,25 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     recall: async (orgId, v) => {
       const p = validateRecall(v.input);
       const [sql, params] = rankingQuery(orgId, p, p.queryEmbedding);
-      return q(numbered(sql), params);
+      return (await q(numbered(sql), params)).map((r) => ({ fact: { id: r.id }, finalScore: Number(r.final) }));
     },
     // the server's statement (its dimension check included)
     'recall-episodes': async (orgId, v) => {
       const lambda = loadConfig({ DECAY_LAMBDA: process.env.DECAY_LAMBDA }).decayLambda;
       const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: v.agentId, query: v.query, emb: v.emb ?? null, limit: 10, since: null });
-      return q(numbered(sql), params);
+      return (await q(numbered(sql), params)).map((r) => ({ episode: { id: r.id }, relevance: Number(r.relevance) }));
     },
+    // the server's candidates statement, read afresh on every request (the server caches the list
+    // and checks the change log instead), and the server's selection
     'memory-context': async (orgId, v) => {
       const i = v.input;
-      const max = i.maxCandidates ?? 2000;
-      const base = `SELECT s.id, s.episode_id, s.role, s.content, s.created_at, s.token_estimate, e.created_at AS ep_at, s.seq
-        FROM episode_segments s JOIN episodes e ON e.org_id = s.org_id AND e.id = s.episode_id
-       WHERE s.org_id = $1 AND e.agent_id = $2`;
-      const [early, recent] = await Promise.all([
-        q(`${base} ORDER BY s.created_at, e.created_at, s.seq LIMIT 3`, [orgId, i.agentId]),
-        q(`${base} ORDER BY s.created_at DESC, e.created_at DESC, s.seq DESC LIMIT $3`, [orgId, i.agentId, Math.max(0, max - 3)]),
-      ]);
-      const seen = new Set(early.map((r) => r.id));
-      const cands = [...early, ...recent.reverse().filter((r) => !seen.has(r.id))];
-      const entries = foveated(cands, i.query, i.tokenBudget);
-      return { entries, tokenEstimate: entries.reduce((a, e) => a + e.token_estimate, 0), policy: 'FOVEATED', candidatesConsidered: cands.length, memoriesSelected: entries.length };
+      const k = { orgId, agentId: i.agentId, sessionId: i.sessionId || null, maxCandidates: i.maxCandidates ?? 2000 };
+      const [row] = await q(numbered(`SELECT ${candidatesColumn(k)}`), candidateBindings(k));
+      const cands = (row.candidates as CandidateRow[]).map(([id, episodeId, role, content, createdAt, tokenEstimate]) => ({
+        id, episodeId, role, content, createdAt: iso(createdAt), tokenEstimate: Number(tokenEstimate),
+      }));
+      const entries = selectMemories('FOVEATED', cands, i.query, i.tokenBudget);
+      return { entries, tokenEstimate: entries.reduce((a, e) => a + e.tokenEstimate, 0), policy: 'FOVEATED', candidatesConsidered: cands.length, memoriesSelected: entries.length };
     },
   };
   return handlers;

@@ -1,5 +1,6 @@
 import type { FanOutResult } from './fanout';
 import type { LoadResult } from './load';
+import type { Agreement } from './answers';
 
 export interface Row {
   scenario: string;
@@ -8,6 +9,8 @@ export interface Row {
   /** the GraphQL server's first request of the scenario, ms (includes reading a bank into the recall index) */
   firstRequestMs?: number;
   skipped?: string;
+  /** the two servers' answers to the same requests compared */
+  answers?: Agreement;
   graphql?: LoadResult;
   raw?: LoadResult;
   graphqlRssMb?: number | null;
@@ -21,8 +24,8 @@ export function markdown(r: { date: string; args: { scale: number; duration: num
   const lines = [
     `Benchmark ${r.date}: scale ${r.args.scale}${r.plan ? ` (${r.plan.facts} facts x ${r.plan.embeddingDim} dimensions)` : ''}, ${r.args.connections} connections, ${r.args.duration} s measured per server and scenario.`,
     '',
-    '| scenario | GraphQL req/s | raw req/s | ratio | GraphQL p50 / p99 ms | raw p50 / p99 ms | p99 ratio | SQL/req GraphQL / raw | CPU ms/req GraphQL / raw | peak RSS MB GraphQL / raw | errors |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
+    '| scenario | GraphQL req/s | raw req/s | ratio | GraphQL p50 / p99 ms | raw p50 / p99 ms | p99 ratio | SQL/req GraphQL / raw | CPU ms/req GraphQL / raw | peak RSS MB GraphQL / raw | errors | same answers |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|',
   ];
   for (const s of r.scenarios) {
     if (s.skipped || !s.graphql) {
@@ -33,7 +36,7 @@ export function markdown(r: { date: string; args: { scale: number; duration: num
     const w: Partial<LoadResult> = s.raw ?? {};
     const scenario = s.connections && s.connections !== r.args.connections ? `${s.scenario} (${s.connections} connection${s.connections > 1 ? 's' : ''})` : s.scenario;
     lines.push(
-      `| ${scenario} | ${f(g.rps, 0)} | ${f(w.rps, 0)} | ${w.rps ? `${f(g.rps / w.rps, 2)}x` : '-'} | ${f(g.p50)} / ${f(g.p99)} | ${f(w.p50)} / ${f(w.p99)} | ${w.p99 !== undefined ? `${f(g.p99 / Math.max(w.p99, 1), 2)}x` : '-'} | ${f(g.statementsPerRequest)} / ${f(w.statementsPerRequest)} | ${f(g.cpuMsPerRequest, 2)} / ${f(w.cpuMsPerRequest, 2)} | ${f(s.graphqlRssMb, 0)} / ${f(s.rawRssMb, 0)} | ${g.errors} / ${w.errors ?? '-'} |`,
+      `| ${scenario} | ${f(g.rps, 0)} | ${f(w.rps, 0)} | ${w.rps ? `${f(g.rps / w.rps, 2)}x` : '-'} | ${f(g.p50)} / ${f(g.p99)} | ${f(w.p50)} / ${f(w.p99)} | ${w.p99 !== undefined ? `${f(g.p99 / Math.max(w.p99, 1), 2)}x` : '-'} | ${f(g.statementsPerRequest)} / ${f(w.statementsPerRequest)} | ${f(g.cpuMsPerRequest, 2)} / ${f(w.cpuMsPerRequest, 2)} | ${f(s.graphqlRssMb, 0)} / ${f(s.rawRssMb, 0)} | ${g.errors} / ${w.errors ?? '-'} | ${s.answers ? `${s.answers.same}/${s.answers.requests}${s.answers.compared === 'shape' ? ' (shape)' : ''}` : '-'} |`,
     );
   }
   for (const [k, v] of Object.entries(r.fanOut)) {

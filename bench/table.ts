@@ -31,6 +31,8 @@ const MARKER = /(<!-- bench-table ([^>]*?) -->\n)([\s\S]*?)(<!-- \/bench-table -
 const fixed = (n: number | null | undefined, d: number) => (n == null || !Number.isFinite(n) ? '-' : n.toFixed(d));
 /** Statements per request: one decimal, none when whole. */
 const perRequest = (n: number | null | undefined) => (n == null ? '-' : String(Math.round(n * 10) / 10));
+/** Latencies: whole milliseconds as they are, averaged ones to a tenth. */
+const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const numberOf = (scenario: string) => scenario.split(' ')[0];
 const isOneConnection = (r: Row) => r.connections === 1 || /, 1 connection$/.test(r.scenario);
 
@@ -44,7 +46,7 @@ function loadTable(r: Results): string[] {
     if (!g) continue;
     const w = s.raw;
     lines.push(
-      `| ${s.scenario} | ${fixed(g.rps, 0)} | ${fixed(w?.rps, 0)} | ${w ? `${fixed(g.rps / w.rps, 2)}x` : '-'} | ${g.p50} / ${g.p99} | ${w ? `${w.p50} / ${w.p99}` : '-'} | ${w ? `${fixed(g.p99 / Math.max(w.p99, 1), 2)}x` : '-'} | ${perRequest(g.statementsPerRequest)} / ${perRequest(w?.statementsPerRequest)} | ${fixed(g.cpuMsPerRequest, 2)} / ${fixed(w?.cpuMsPerRequest, 2)} |`,
+      `| ${s.scenario} | ${fixed(g.rps, 0)} | ${fixed(w?.rps, 0)} | ${w ? `${fixed(g.rps / w.rps, 2)}x` : '-'} | ${ms(g.p50)} / ${ms(g.p99)} | ${w ? `${ms(w.p50)} / ${ms(w.p99)}` : '-'} | ${w ? `${fixed(g.p99 / Math.max(w.p99, 1), 2)}x` : '-'} | ${perRequest(g.statementsPerRequest)} / ${perRequest(w?.statementsPerRequest)} | ${fixed(g.cpuMsPerRequest, 2)} / ${fixed(w?.cpuMsPerRequest, 2)} |`,
     );
   }
   return lines;
@@ -66,7 +68,7 @@ function latencyTable(runs: { file: string; r: Results }[]): string[] {
       const one = next && isOneConnection(next) ? next.graphql : undefined;
       const connections = s.connections ?? r.args.connections;
       lines.push(
-        `|${many ? ` ${file.replace(/\.json$/, '')} |` : ''} ${s.scenario}${bank}, ${connections} connections | ${fixed(g.rps, 0)}${s.raw ? ` (${fixed(s.raw.rps, 0)})` : ''} | ${g.p50} / ${g.p99} | ${one ? `${one.p50} / ${one.p99}` : '-'} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`,
+        `|${many ? ` ${file.replace(/\.json$/, '')} |` : ''} ${s.scenario}${bank}, ${connections} connections | ${fixed(g.rps, 0)}${s.raw ? ` (${fixed(s.raw.rps, 0)})` : ''} | ${ms(g.p50)} / ${ms(g.p99)} | ${one ? `${ms(one.p50)} / ${ms(one.p99)}` : '-'} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`,
       );
     });
   }
@@ -95,8 +97,8 @@ function noisyTable(runs: { file: string; r: Results }[]): string[] {
     const n = r.noisyTenant;
     if (!n) continue;
     const vsIdle = (p99: number) => `${fixed(p99 / Math.max(n.idle.p99, 1), 2)}x`;
-    lines.push(`| nothing else runs | ${n.idle.p50} / ${n.idle.p99} | ${vsIdle(n.idle.p99)} | - |`);
-    for (const b of n.beside) lines.push(`| the heavy key sends ${b.sends}, budgets ${b.budgets} | ${b.p50} / ${b.p99} | ${vsIdle(b.p99)} | ${b.heavy.requests} / ${b.heavy.served} / ${b.heavy.refused} |`);
+    lines.push(`| nothing else runs | ${ms(n.idle.p50)} / ${ms(n.idle.p99)} | ${vsIdle(n.idle.p99)} | - |`);
+    for (const b of n.beside) lines.push(`| the heavy key sends ${b.sends}, budgets ${b.budgets} | ${ms(b.p50)} / ${ms(b.p99)} | ${vsIdle(b.p99)} | ${b.heavy.requests} / ${b.heavy.served} / ${b.heavy.refused} |`);
   }
   return lines;
 }

@@ -45,6 +45,8 @@ export interface Config {
   /** null: the port this data directory remembers, or a free one chosen on its first start */
   embeddedPgPort: number | null;
   migrateOnStart: boolean;
+  /** queries run through plans compiled per document (COMPILED_EXECUTION, default true) */
+  compiledExecution: boolean;
   initOrgName: string | null;
   initAdminToken: string | null;
   logLevel: string;
@@ -184,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
     replicaUrls,
     embeddedPgPort: str(env, 'EMBEDDED_PG_PORT') === null ? null : int(env, 'EMBEDDED_PG_PORT', 0, 1, 65535),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
+    compiledExecution: bool(env, 'COMPILED_EXECUTION', true),
     initOrgName,
     initAdminToken,
     logLevel,

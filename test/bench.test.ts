@@ -2,7 +2,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadBenchData } from '../bench/data';
-import { foveated } from '../bench/raw-sql';
+import { compareAnswers, difference } from '../bench/answers';
 import { startRawServer, type RawServer } from '../bench/raw-server';
 import { scenarios, type BenchData } from '../bench/scenarios';
 import { BENCH_WRITER_AGENT, seed, type SeedResult } from '../bench/seed';
@@ -95,9 +95,10 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const v = (id: string) => scenarios.find((s) => s.id === id)!.variables(data, 3);
     const eps = (await post('episodes', { variables: v('episodes') })).json.data;
     expect(eps.edges).toHaveLength(20);
+    expect(eps.pageInfo.hasNextPage).toBe(true);
     // the newest seeded episode (the write scenarios above recorded newer ones); 10 turns and 3
     // feedback seeded, plus any the write scenarios added to it
-    const ep = eps.edges.find((e: { agent_id: string }) => e.agent_id !== BENCH_WRITER_AGENT);
+    const ep = eps.edges.map((e: { node: unknown }) => e.node).find((e: { agentId: string }) => e.agentId !== BENCH_WRITER_AGENT);
     const n = async (table: string) => (await db.query(`SELECT count(*)::int AS n FROM ${table} WHERE episode_id = $1`, [ep.id])).rows[0].n;
     const [segCount, fbCount] = [await n('episode_segments'), await n('feedback')];
     expect(segCount).toBeGreaterThanOrEqual(10);
@@ -108,7 +109,7 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const counters = `SELECT feedback_count, feedback_score_count, feedback_score_sum FROM episodes WHERE id = $1`;
     const was = (await db.query(counters, [data.hotEpisodeId])).rows[0];
     const fb = (await post('feedback-hot', { variables: v('feedback-hot') })).json.data; // RATING 4 -> +0.5
-    expect(fb.episode.feedback_count).toBe(was.feedback_count + 1);
+    expect(fb.episode.feedbackCount).toBe(was.feedback_count + 1);
     expect((await db.query(counters, [data.hotEpisodeId])).rows[0]).toEqual({
       feedback_count: was.feedback_count + 1,
       feedback_score_count: was.feedback_score_count + 1,
@@ -118,7 +119,7 @@ describe('benchmark smoke run (scale 0.01)', () => {
     expect(few.examples).toHaveLength(3);
     const recall = (await post('recall', { variables: v('recall') })).json.data;
     expect(recall).toHaveLength(10);
-    expect(recall[0].final).toBeGreaterThanOrEqual(recall[9].final);
+    expect(recall[0].finalScore).toBeGreaterThanOrEqual(recall[9].finalScore);
     const mem = (await post('memory-context', { variables: v('memory-context') })).json.data;
     expect(mem.candidatesConsidered).toBe(100); // agent-0 has 10 episodes x 10 segments at this scale
     expect(mem.tokenEstimate).toBeLessThanOrEqual(4000);
@@ -133,11 +134,8 @@ describe('benchmark smoke run (scale 0.01)', () => {
     try {
       const got = (await gqlOk(server.url, RecallDocument, variables, token)).recall;
       const want = (await post('recall', { variables })).json.data;
-      expect(got.map((r) => r.fact.id)).toEqual(want.map((r: any) => r.id));
-      got.forEach((r, i) => {
-        expect(r.semanticScore).toBeCloseTo(want[i].semantic, 12);
-        expect(r.finalScore).toBeCloseTo(want[i].final, 6); // usefulness decays between the two calls
-      });
+      expect(got.map((r) => r.fact.id)).toEqual(want.map((r: any) => r.fact.id));
+      got.forEach((r, i) => expect(r.finalScore).toBeCloseTo(want[i].finalScore, 6)); // usefulness decays between the two calls
       // a cosine with the fact's embedding, not the word similarity of the query text
       const [{ embedding }] = (await db.query('SELECT embedding FROM facts WHERE id = $1', [got[0].fact.id])).rows;
       const e = (embedding as string[]).map(Number);
@@ -156,9 +154,10 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const server = await startTestServer({ dbUrl: url });
     try {
       const got = (await gqlOk(server.url, RecallEpisodesDocument, { agentId: variables.agentId, query: variables.query, queryEmbedding: variables.emb }, token)).recallEpisodes;
-      const want = (await post('recall-episodes', { variables })).json.data as { id: string; relevance: number }[];
+      const want = (await post('recall-episodes', { variables })).json.data as { episode: { id: string }; relevance: number }[];
       expect(got).toHaveLength(10);
-      expect(got.map((r) => r.episode.id)).toEqual(want.map((r) => r.id));
+      expect(got.map((r) => r.episode.id)).toEqual(want.map((r) => r.episode.id));
+      got.forEach((r, i) => expect(r.relevance).toBeCloseTo(want[i].relevance, 12));
       const [{ embedding }] = (await db.query('SELECT embedding FROM episodes WHERE id = $1', [got[0].episode.id])).rows;
       const e = (embedding as string[]).map(Number);
       const q = variables.emb;
@@ -208,10 +207,31 @@ describe('benchmark smoke run (scale 0.01)', () => {
     expect((await post('viewer', {}, 'Bearer ml_nope')).status).toBe(401);
   });
 
-  it('selects FOVEATED entries within the budget, in chronological order', () => {
-    const cands = Array.from({ length: 10 }, (_, i) => ({ id: i, content: i === 5 ? 'alpha beta' : `word${i}`, token_estimate: 10 }));
-    const out = foveated(cands, 'alpha beta', 40);
-    expect(out.map((c) => c.id)).toEqual([0, 5, 9]); // early 12 -> 1, relevant 12 -> 1, recent 16 -> 1
-    expect(foveated(cands, undefined, 100).map((c) => c.id)).toEqual([0, 1, 2, 6, 7, 8, 9]); // early 30 -> 3, recent 40 -> 4
+  it('answers every scenario as the GraphQL server does: every value of the reads, the shape of the writes', async () => {
+    const server = await startTestServer({ dbUrl: url });
+    try {
+      const targets = [
+        { name: 'graphql' as const, url: server.url, headers: { authorization: `Bearer ${token}` }, stats: async () => ({ statements: 0, cpuMs: 0 }) },
+        { name: 'raw' as const, url: `http://127.0.0.1:${raw.port}/x`, headers: { authorization: `Bearer ${token}` }, stats: async () => ({ statements: 0, cpuMs: 0 }) },
+      ];
+      const agreements: Record<string, unknown> = {};
+      for (const s of scenarios.filter((x) => x.raw !== false)) {
+        targets[1].url = `http://127.0.0.1:${raw.port}/${s.id}`;
+        const a = await compareAnswers(s, targets, (i) => JSON.stringify({ query: s.query, variables: s.variables(data, i) }), 3);
+        agreements[s.id] = a.firstDifference ?? a.same;
+      }
+      expect(agreements).toEqual(Object.fromEntries(scenarios.filter((x) => x.raw !== false).map((s) => [s.id, s.write ? 1 : 3])));
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('finds a difference in a value, a length, a type or a missing field, and none within the tolerance', () => {
+    expect(difference({ a: [{ b: 1 }] }, { a: [{ b: 1 + 1e-9 }] }, false)).toBeNull();
+    expect(difference({ a: [{ b: 1 }] }, { a: [{ b: 1.01 }] }, false)).toBe('.a[0].b: 1 vs 1.01');
+    expect(difference({ a: [1, 2] }, { a: [1] }, false)).toBe('.a: 2 items vs 1');
+    expect(difference({ a: 'x' }, { a: 1 }, true)).toBe('.a: "x" vs 1');
+    expect(difference({ a: 'x' }, { a: 'y' }, true)).toBeNull();
+    expect(difference({ a: 1 }, { a: 1, b: 2 }, false)).toBe('.b: missing in the GraphQL answer');
   });
 });

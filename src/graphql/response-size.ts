@@ -54,6 +54,11 @@ function budgetOf(context: unknown, info: GraphQLResolveInfo): { budget: Budget;
   return { budget, max };
 }
 
+/** Starts the response budget of a context's next execution from zero (an execution run again from the start). */
+export function forgetResponseBudget(context: unknown): void {
+  if (typeof context === 'object' && context !== null) budgets.delete(context);
+}
+
 const isPromise = (v: unknown): v is Promise<unknown> => typeof (v as Promise<unknown> | null)?.then === 'function';
 
 function counted(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {

@@ -28,6 +28,12 @@ export class Metrics {
     labelNames: ['route', 'status'] as const,
     registers: [this.registry],
   });
+  readonly executions = new Counter({
+    name: 'graphql_executions_total',
+    help: 'GraphQL operations executed over HTTP, by plan: compiled, interpreted (mutations, and queries that do not compile), interpreted_after_error (a compiled query whose answer had errors, run again by graphql-js)',
+    labelNames: ['plan'] as const,
+    registers: [this.registry],
+  });
   readonly subscriptions = new Gauge({ name: 'graphql_subscriptions_open', help: 'Open GraphQL subscriptions', registers: [this.registry] });
   readonly sockets = new Gauge({ name: 'graphql_websockets_open', help: 'Open graphql-ws connections', registers: [this.registry] });
   readonly budgetRefusals = new Counter({

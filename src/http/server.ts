@@ -13,6 +13,7 @@ import { migrationsApplied } from '../db/orm';
 import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
+import { CompiledExecution } from '../graphql/compiled-execution';
 import { formatGraphQLError, responseStatus } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
@@ -109,8 +110,9 @@ export async function startHttpServer(services: Services, port: number, host?: s
     if (scope) scope.errorCode ??= formatted.extensions?.code as string | undefined;
     return formatted;
   };
+  const execution = new CompiledExecution(schema, config.compiledExecution, (plan) => metrics.executions.inc({ plan }));
   const apollo = new ApolloServer<Context>({
-    schema,
+    gateway: execution.gateway(),
     introspection: !config.production,
     hideSchemaDetailsFromClientErrors: config.production,
     includeStacktraceInErrorResponses: false,

@@ -7,7 +7,7 @@ import type { CandidateCache, CandidateKey, CursorRead, OrgCandidates } from './
  * The earliest 3 and the newest `maxCandidates - 3` segments of the agent's episodes (one session if
  * given), chronological, as one JSON array of `CandidateRow`s (bindings from `candidateBindings`).
  */
-function candidatesColumn(k: CandidateKey): string {
+export function candidatesColumn(k: CandidateKey): string {
   return `(WITH s AS (
        SELECT g.id, g.episode_id, g.role, g.content, g.created_at, g.token_estimate, g.seq, e.created_at AS episode_created_at
          FROM episodes e JOIN episode_segments g ON g.org_id = e.org_id AND g.episode_id = e.id
@@ -19,7 +19,7 @@ function candidatesColumn(k: CandidateKey): string {
              (SELECT * FROM s ORDER BY created_at DESC, episode_created_at DESC, seq DESC LIMIT ${k.maxCandidates - 3})) c) AS candidates`;
 }
 
-const candidateBindings = (k: CandidateKey) => (k.sessionId === null ? [k.orgId, k.agentId] : [k.orgId, k.agentId, k.sessionId]);
+export const candidateBindings = (k: CandidateKey) => (k.sessionId === null ? [k.orgId, k.agentId] : [k.orgId, k.agentId, k.sessionId]);
 
 type Read = CursorRead & { candidates: string | CandidateRow[] };
 

@@ -1,0 +1,76 @@
+import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
+import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import { forgetResponseBudget } from './response-size';
+
+/** How an operation was executed, for the metrics. */
+export type ExecutionPlan = 'compiled' | 'interpreted' | 'interpreted_after_error';
+
+/**
+ * Executes queries through plans compiled once per document (graphql-jit generates one function
+ * per operation that resolves and completes the whole selection, instead of graphql-js walking the
+ * document field by field on every request), and everything else with graphql-js.
+ *
+ * graphql-js stays the reference for every answer that is not plain data: a compiled query whose
+ * answer carries any error (bad variables, a refused field, a resolver failure, a null in a
+ * non-null field) is executed again by graphql-js, so error messages, paths, null propagation and
+ * input coercion are exactly graphql-js's. Queries record nothing, and the request's loaders
+ * remember what the first run read, so the second run reads little or nothing. Mutations and
+ * subscriptions always run on graphql-js: their order of effects is graphql-js's.
+ */
+export class CompiledExecution {
+  private readonly plans = new WeakMap<DocumentNode, Map<string, CompiledQuery | null>>();
+
+  constructor(
+    private readonly schema: GraphQLSchema,
+    private readonly enabled: boolean,
+    private readonly onExecuted: (plan: ExecutionPlan) => void = () => {},
+  ) {}
+
+  /** The plan of an operation of a document (parsed documents are cached and reused by the server), or null when it does not compile. */
+  private planFor(document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
+    let byName = this.plans.get(document);
+    if (!byName) this.plans.set(document, (byName = new Map()));
+    const key = operationName ?? '';
+    let plan = byName.get(key);
+    if (plan === undefined) {
+      const compiled = compileQuery(this.schema, document, operationName, { disablingCapturingStackErrors: true });
+      plan = isCompiledQuery(compiled) ? compiled : null;
+      byName.set(key, plan);
+    }
+    return plan;
+  }
+
+  readonly executor: GatewayExecutor = async ({ document, operation, request, context }) => {
+    const interpreted = (plan: ExecutionPlan) => {
+      this.onExecuted(plan);
+      return execute({ schema: this.schema, document, contextValue: context, variableValues: request.variables, operationName: request.operationName }) as Promise<ExecutionResult>;
+    };
+    if (!this.enabled || operation.operation !== 'query') return interpreted('interpreted');
+    const plan = this.planFor(document, request.operationName ?? undefined);
+    if (!plan) return interpreted('interpreted');
+    const result = (await plan.query(undefined, context, request.variables ?? {})) as ExecutionResult;
+    if (!result.errors?.length) {
+      this.onExecuted('compiled');
+      return result;
+    }
+    forgetResponseBudget(context);
+    return interpreted('interpreted_after_error');
+  };
+
+  /**
+   * Apollo Server's hook for replacing execution: a "gateway" that serves this one schema, never
+   * changes it, and executes through this object. Parsing, validation and every plugin stay
+   * Apollo Server's.
+   */
+  gateway(): GatewayInterface {
+    return {
+      onSchemaLoadOrUpdate: (callback) => {
+        callback({ apiSchema: this.schema, coreSupergraphSdl: '' });
+        return () => {};
+      },
+      load: async () => ({ executor: this.executor }),
+      stop: async () => {},
+    };
+  }
+}

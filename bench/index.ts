@@ -17,6 +17,7 @@ import { insertKey, noisyMarkdown, runNoisyTenant, UNBOUNDED, type NoisyResult }
 import { loadBenchData } from './data';
 import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
+import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
 
 interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[]; facts: number | null; dim: number | null; noRaw: boolean }
@@ -107,6 +108,8 @@ async function main(): Promise<void> {
     const orgId = (await c.query(`SELECT id FROM organizations WHERE name = 'bench'`)).rows[0].id as string;
     await c.end();
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };
+    const progress = new Progress(benchSteps(scenarios, fanOut, args, !!process.env.REDIS_URL));
+    progress.start('seed');
     const seeded = await seed(db.url, args.scale, orgId, overrides);
     console.log(`seeded scale ${args.scale} in ${(seeded.ms / 1000).toFixed(1)} s: ${JSON.stringify(seeded.plan)}`);
     const data = await loadBenchData(db.url, seeded);
@@ -119,6 +122,7 @@ async function main(): Promise<void> {
     let recallAt10: RecallAgreement | string = 'not measured';
     for (const s of scenarios) {
       if (args.only.length && !args.only.includes(s.id)) continue;
+      progress.start(s.id);
       if (!fields.has(`${s.root.type}.${s.root.field}`)) {
         console.log(`skip ${s.title}: the schema has no ${s.root.type}.${s.root.field} yet`);
         rows.push({ scenario: s.title, skipped: `no ${s.root.type}.${s.root.field}` });
@@ -156,6 +160,7 @@ async function main(): Promise<void> {
     }
     const fan: Record<string, FanOutResult | string> = {};
     if (!args.only.length || args.only.includes(fanOut.id)) {
+      progress.start(fanOut.id);
       if (!fields.has(`Subscription.${fanOut.root.field}`) || !fields.has('Mutation.submitFeedback')) {
         fan.inProcess = 'skipped: the schema has no Subscription.feedbackAdded / Mutation.submitFeedback yet';
         console.log(`skip 9 fan-out: ${fan.inProcess}`);
@@ -178,6 +183,7 @@ async function main(): Promise<void> {
     };
     let noisy: NoisyResult | undefined;
     if (!args.only.length || args.only.includes('noisy-tenant')) {
+      progress.start('noisy-tenant');
       const budgeted = await startChild('graphql-budgets', 'graphql-server', { ...baseEnv, MIGRATE_ON_START: 'false' });
       children.push(budgeted);
       noisy = await runNoisyTenant({
@@ -190,6 +196,7 @@ async function main(): Promise<void> {
         duration: args.duration,
       });
     }
+    progress.finish();
     const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, recallAt10, recallIndex, fanOut: fan, noisyTenant: noisy, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
     const dir = join(__dirname, '..', '..', 'bench', 'results');
     mkdirSync(dir, { recursive: true });

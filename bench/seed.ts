@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { addEventCounts } from '../src/modules/learning/event-counts';
+import { reportingRows } from './progress';
 
 /** Row volumes of one seeding run; `scale` multiplies the per-org volumes of the default. */
 export interface SeedPlan {
@@ -201,7 +202,7 @@ async function seedFacts(c: pg.ClientBase, orgId: string, p: SeedPlan): Promise<
 export async function seed(url: string, scale: number, orgId?: string, overrides: Partial<SeedPlan> = {}): Promise<SeedResult> {
   const started = Date.now();
   const plan = seedPlan(scale, overrides);
-  const c = new pg.Client({ connectionString: url });
+  const c = reportingRows(new pg.Client({ connectionString: url }));
   await c.connect();
   try {
     await c.query('BEGIN');

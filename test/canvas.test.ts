@@ -87,7 +87,7 @@ describe('recordCanvasAction', () => {
   });
 });
 
-describe('seed 000 scenarios', () => {
+describe('canvas scenarios: presentation preferences and engagement', () => {
   it('presentation preferences: charts are closed quickly, markdown engages, and episodes are found by canvas type', async () => {
     const o = await s.createOrg('prefs');
     const ep1 = await record({ agentId: 'analyst', title: 'sales chart' }, o.token);

@@ -15,8 +15,8 @@ import {
 import { INLINE_DIMENSIONS, sqlApplySignal, sqlClamp01, sqlCosineWith, sqlDecay, sqlFinalScore, sqlSemanticFromCosine, sqlSignalDelta, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
 import { startTestServer, type TestServer } from './helpers/server';
 
-describe('usefulness formulas (seed 004)', () => {
-  it('gives the per-signal effects of the seed table', () => {
+describe('usefulness formulas (worked examples of the reference usefulness design)', () => {
+  it('gives the per-signal effects of the reference table', () => {
     expect(signalDelta('USED')).toBeCloseTo(0.1, 12);
     expect(signalDelta('IGNORED')).toBeCloseTo(-0.05, 12);
     expect(signalDelta('HELPFUL')).toBeCloseTo(0.15, 12);
@@ -43,7 +43,7 @@ describe('usefulness formulas (seed 004)', () => {
     expect(usefulnessAt(0.9, null, now)).toBe(0.9);
   });
 
-  it('ranks the seed boosting table: A (0.80, 0.90) above B (0.90, 0.30) with weight 0.3', () => {
+  it('ranks the reference boosting table: A (0.80, 0.90) above B (0.90, 0.30) with weight 0.3', () => {
     expect(finalScore(0.8, 0.9, 0.3, true)).toBeCloseTo(0.83, 12);
     expect(finalScore(0.9, 0.3, 0.3, true)).toBeCloseTo(0.72, 12);
     expect(finalScore(0.9, 0.3, 0.3, false)).toBe(0.9);

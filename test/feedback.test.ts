@@ -30,7 +30,7 @@ const submit = (input: Record<string, unknown>, token = a.token) => gqlOk(s.url,
 const feedbackRows = async (orgId: string) => (await s.app.db.orm.em.fork().execute('SELECT count(*)::int AS n FROM feedback WHERE org_id = ?', [orgId]))[0].n;
 
 describe('scores', () => {
-  it('follows the seed 000 table', () => {
+  it('scores thumbs +1 / -1 and a rating r as (r - 3) / 2', () => {
     expect(feedbackScore('THUMBS_UP', null)).toBe(1);
     expect(feedbackScore('THUMBS_DOWN', null)).toBe(-1);
     expect([1, 2, 3, 4, 5].map((r) => feedbackScore('RATING', r))).toEqual([-1, -0.5, 0, 0.5, 1]);

@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import { layoutFingerprint } from '../src/modules/learning/fingerprint';
 import { pyDumps, pyFloatRepr, pyRound2 } from '../src/modules/learning/python-json';
 
-// vectors written by test/fixtures/generate_vectors.py from seed 001's reference function
+// vectors written by test/fixtures/generate_vectors.py from the Python reference function
 const vectors = JSON.parse(readFileSync(join(__dirname, 'fixtures/fingerprints.json'), 'utf8')) as {
   pageCount: number;
   pageDimensions: number[][];

@@ -33,7 +33,7 @@ const recordLayout = (input: Record<string, unknown>, token = a.token) =>
 const correct = (input: Record<string, unknown>, token = a.token) =>
   gqlOk(s.url, RecordCorrectionDocument, { input: { before: {}, after: {}, ...input } as never }, token).then((r) => r.recordCorrection);
 
-describe('user story 1: operator actions become feedback events', () => {
+describe('operator actions become feedback events', () => {
   it('records a line correction with before/after and the actor', async () => {
     const fb = await correct({ eventType: 'EXTRACTION_LINE_CORRECTED', before: { qty: 10 }, after: { qty: 12 }, actorUserId: 'op-1' });
     expect(fb).toMatchObject({ feedbackType: 'CORRECTION', eventType: 'EXTRACTION_LINE_CORRECTED', before: { qty: 10 }, after: { qty: 12 }, actorUserId: 'op-1' });
@@ -42,7 +42,7 @@ describe('user story 1: operator actions become feedback events', () => {
   });
 });
 
-describe('user story 2: layout fingerprints', () => {
+describe('layout fingerprints', () => {
   it('gives two documents of one layout the same fingerprint and counts them in one profile', async () => {
     const first = await recordLayout({ documentId: 'inv-1', extractionConfidence: 0.8 });
     expect(first.fingerprint).toBe(layoutFingerprint(layout));
@@ -98,7 +98,7 @@ describe('user story 2: layout fingerprints', () => {
   });
 });
 
-describe('user story 3: few-shot examples', () => {
+describe('few-shot examples', () => {
   it('returns the 3 latest corrections of the layout, snippets cut to 1,500 characters, as Python would inject them', async () => {
     const o = await s.createOrg('fewshot');
     const fp = (await recordLayout({ documentId: 'doc-a' }, o.token)).fingerprint;
@@ -159,7 +159,7 @@ describe('user story 3: few-shot examples', () => {
   });
 });
 
-describe('user story 4: mappings', () => {
+describe('mappings', () => {
   it('confirms, counts support, restarts on a new value, rejects with halved confidence, and resolves per customer', async () => {
     const c1 = await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'cust-1', key: 'ABC-123', value: 'INT-999', actorUserId: 'op' } }, a.token);
     expect(c1.confirmMapping).toMatchObject({ bankId: 'mappings', status: 'CONFIRMED', confidence: 1, supportCount: 1 });
@@ -194,7 +194,7 @@ describe('user story 4: mappings', () => {
   });
 });
 
-describe('user story 5: learning analytics', () => {
+describe('learning analytics', () => {
   it('shows events per day and type, top corrected fields, layout coverage, confidence trend and a layout\'s corrections', async () => {
     const o = await s.createOrg('analytics');
     const fp = (await recordLayout({ documentId: 'an-1', extractionConfidence: 0.5 }, o.token)).fingerprint;

@@ -1,5 +1,5 @@
-// A line-by-line port of seed 003's FoveatedPolicy (Python), and the other policies as SPEC 4.8
-// words them, kept apart from the production code so the two can be compared.
+// A line-by-line port of the Python reference FoveatedPolicy, and the other policies as the
+// README words them, kept apart from the production code so the two can be compared.
 export interface Entry {
   entry_id: string;
   text: string;

@@ -9,7 +9,7 @@ import { startTestServer, type TestServer } from './helpers/server';
 const prng = seededRandom;
 const VOCAB = ['postgres', 'database', 'Index', 'slow', 'query', 'auth', 'token', 'login', 'cache', 'redis', 'the', 'a', 'is', 'DATABASE', 'tuning'];
 
-describe('memory policies against the seed 003 reference', () => {
+describe('memory policies against the Python reference port', () => {
   it('select exactly what the reference selects on 250 random conversations and budgets', () => {
     const rnd = prng(42);
     const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
@@ -42,7 +42,7 @@ describe('memoryContext', () => {
   beforeAll(async () => {
     s = await startTestServer();
     org = await s.createOrg('memory');
-    // seed 003 section 6.2: an early 20-token preference, then 100 filler turns of 20 tokens
+    // the reference's long-conversation example: an early 20-token preference, then 100 filler turns of 20 tokens
     await s.app.db.orm.em.fork().execute(
       `WITH e AS (INSERT INTO episodes (id, org_id, agent_id, session_id, created_at, updated_at)
                   VALUES (gen_random_uuid(), ?, 'assistant', 'chat-1', now() - interval '1 hour', now()) RETURNING id, org_id)

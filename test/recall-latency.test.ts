@@ -4,7 +4,7 @@ import { RecallDocument, type RecallInput } from './generated/graphql';
 import { gqlOk } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
-// Recall latency over a 100,000-fact bank (SPEC 4.5: banks stay in the tens of thousands).
+// Recall latency over a 100,000-fact bank (banks are expected to stay in the tens of thousands).
 // Prints p50 / p99; timings are reported, never asserted. Opt in: RECALL_LATENCY=1 (it seeds
 // RECALL_LATENCY_FACTS (default 100,000) facts with 64-dimension embeddings and runs 4 x RUNS recalls).
 const RUNS = Number(process.env.RECALL_LATENCY_RUNS ?? 30);

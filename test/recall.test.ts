@@ -21,7 +21,7 @@ async function upsert(token: string, inputs: { bankId: string; text: string; emb
 }
 const times = <T>(n: number, x: T) => Array.from({ length: n }, () => x);
 
-describe('recall: seed 004 boosting table', () => {
+describe('recall: the boosting table of the reference usefulness design', () => {
   it('ranks B first on relevance alone, and A first with usefulnessWeight 0.3 (0.83 vs 0.72)', async () => {
     const org = await s.createOrg('boost');
     const [A, B] = await upsert(org.token, [

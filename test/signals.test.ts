@@ -32,7 +32,7 @@ const contexts = (factId: string) =>
     [factId],
   );
 
-describe('submitSignals: seed 004 worked examples', () => {
+describe('submitSignals: worked examples of the reference usefulness design', () => {
   it('moves a neutral fact by the per-signal effects of the table', async () => {
     const ids = await newFacts(a.token, 4);
     const kinds = ['USED', 'IGNORED', 'HELPFUL', 'NOT_HELPFUL'] as const;

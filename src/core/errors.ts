@@ -1,4 +1,4 @@
-/** The error codes clients can rely on (SPEC 5). */
+/** The error codes clients can rely on (`extensions.code`). */
 export type ErrorCode =
   | 'UNAUTHENTICATED'
   | 'FORBIDDEN'

@@ -4,8 +4,9 @@ import type { Role } from '../modules/orgs/role';
 import type { Context } from './context.type';
 
 /**
- * The role table of SPEC 3 is enforced here and only here: a resolver names the roles that may
- * run it (`@Authorized(CAN.agentWrite)`); authentication already happened when the context was made.
+ * The role table (`CAN` in modules/orgs/role.ts) is enforced here and only here: a resolver names
+ * the roles that may run it (`@Authorized(CAN.agentWrite)`); authentication already happened when
+ * the context was made.
  */
 export const authChecker: AuthChecker<Context, Role> = ({ context }, roles) => {
   if (roles.length === 0 || roles.includes(context.viewer.role)) return true;

@@ -274,7 +274,7 @@ export type MemoryContextInput = {
 
 /** How memories are chosen within a token budget. */
 export type MemoryPolicy =
-  /** 30% earliest turns, 30% relevant, 40% recent (seed 003). */
+  /** 30% earliest turns, 30% relevant, 40% recent, merged in chronological order (the foveated policy). */
   | 'FOVEATED'
   /** Half the budget relevant, half recent. */
   | 'MIXED'

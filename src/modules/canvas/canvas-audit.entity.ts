@@ -1,7 +1,7 @@
 import { Entity, Index, Property } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 
-/** One action on a UI canvas (SPEC 4.2). `episodeId` is the backlink, null until linked. */
+/** One action on a UI canvas. `episodeId` is the backlink, null until linked. */
 @Entity({ tableName: 'canvas_audits' })
 @Index({ properties: ['orgId', 'createdAt', 'id'] })
 @Index({ properties: ['orgId', 'episodeId', 'createdAt'] })

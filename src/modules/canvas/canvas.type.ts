@@ -79,7 +79,7 @@ export class CanvasTypeStats {
   avgFeedbackScore!: number | null;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'Canvas engagement patterns of one agent (seed 000 example 4).' })
+@ObjectType({ simpleResolvers: true, description: 'Canvas engagement patterns of one agent: which canvas types users close quickly, engage with, or submit.' })
 export class CanvasInsights {
   @Field(() => [CanvasTypeStats], { description: 'Statistics per canvas type.' })
   byType!: CanvasTypeStats[];

@@ -1,6 +1,6 @@
 import { Entity, Index, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
 
-/** A fact an episode used (references only, seed 002 `episode_facts`). */
+/** A fact an episode used (references only: the fact itself lives in its bank). */
 @Entity({ tableName: 'episode_facts' })
 @Index({ properties: ['orgId', 'factId'] })
 @Index({ properties: ['orgId', 'episodeId', 'createdAt'] })

@@ -3,7 +3,7 @@ import { OrgOwned } from '../../db/base.entity';
 import { FloatArrayType } from '../../db/float-array.type';
 
 /**
- * One unit of agent experience (SPEC 4.1). The counters and the feedback sum are changed only by
+ * One unit of agent experience. The counters and the feedback sum are changed only by
  * atomic SQL in the transaction of the write that changes them; the backlinks (`episode_id` on
  * canvas audits and feedback) are the truth.
  */

@@ -26,8 +26,9 @@ async function insertSegments(tx: EntityManager, orgId: string, episodeId: strin
 }
 
 /**
- * Links the canvas audits and feedback of the episode's org, agent and session that have no
- * episode yet, and adds them to its counters in the same statement (seed 000 backfill).
+ * Links the canvas audits and feedback of the episode's org, agent and session that have no episode
+ * yet, and adds them to its counters in the same statement (records that arrived before their
+ * episode are backfilled).
  */
 export async function linkSession(tx: EntityManager, orgId: string, ep: { id: string; agent_id: string; session_id: string | null }): Promise<void> {
   if (!ep.session_id) return;

@@ -1,7 +1,7 @@
 import { Entity, Index, type Opt, Property } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 
-/** Something an episode produced (seed 002's MCQs). */
+/** Something an episode produced (e.g. a generated multiple-choice question). */
 @Entity({ tableName: 'episode_outputs' })
 @Index({ properties: ['orgId', 'episodeId', 'createdAt'] })
 export class EpisodeOutput extends OrgOwned {

@@ -3,8 +3,8 @@ import { OrgOwned } from '../../db/base.entity';
 import { FloatArrayType } from '../../db/float-array.type';
 
 /**
- * A fact of a memory bank (SPEC 4.5). Mappings (seed 001) are facts in bank `mappings` with
- * scope / key / value, unique per org, scope and key.
+ * A fact of a memory bank. Customer-specific mappings (an operator confirms that a key means a
+ * value) are facts in bank `mappings` with scope / key / value, unique per org, scope and key.
  */
 @Entity({ tableName: 'facts' })
 @Index({ properties: ['orgId', 'createdAt', 'id'] })

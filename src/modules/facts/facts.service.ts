@@ -130,7 +130,7 @@ function isUniqueViolation(e: unknown): boolean {
   return err?.code === '23505' || err?.name === 'UniqueConstraintViolationException';
 }
 
-/** Facts ranked by how many rejected episodes (accepted = false) used them (seed 002). */
+/** Facts ranked by how many rejected episodes (accepted = false) used them: the facts most often behind rejected work. */
 export async function failedFacts(em: EntityManager, orgId: string, topN: number | null | undefined) {
   const n = limit(topN, 10, 100, 'topN');
   const rows = await em.execute<(FactRow & { rejected: number })[]>(

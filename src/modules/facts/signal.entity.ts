@@ -3,7 +3,7 @@ import { OrgOwned } from '../../db/base.entity';
 import { FloatArrayType } from '../../db/float-array.type';
 
 /**
- * The usefulness score of one fact for one kind of question (seed 004 query-context scoring).
+ * The usefulness score of one fact for one kind of question (its query context).
  * Written only while the fact row is locked, so contexts of a fact never race.
  */
 @Entity({ tableName: 'fact_query_contexts' })

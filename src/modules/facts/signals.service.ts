@@ -80,7 +80,7 @@ function assignContexts(signals: Signal[], stored: StoredContext[]) {
 }
 
 /**
- * Applies a batch of usefulness signals (SPEC 4.5). The facts are locked (in id order, so
+ * Applies a batch of usefulness signals. The facts are locked (in id order, so
  * concurrent batches cannot deadlock); every score change is computed by PostgreSQL from the
  * locked row, signal after signal in input order. Returns the distinct fact ids in input order.
  */

@@ -1,7 +1,8 @@
-// The usefulness formulas of SPEC 4.5 / seed 004 as small pure functions. `usefulness.sql.ts`
-// holds the same formulas as SQL; a test checks that both agree.
+// The usefulness formulas (signal weights, decay toward neutral, query-context matching, boosted
+// ranking), taken from the reference memory design for usefulness signals, as small pure
+// functions. `usefulness.sql.ts` holds the same formulas as SQL; a test checks that both agree.
 
-/** Every fact and query context starts here, and decays back here when left alone (seed 004). */
+/** Every fact and query context starts here, and decays back here when left alone. */
 export const NEUTRAL = 0.5;
 /** A score keeps this share of its distance to 0.5 per week without signals. */
 export const WEEKLY_RETENTION = 0.95;
@@ -12,7 +13,7 @@ export const CONTEXT_MATCH_COSINE = 0.85;
 
 export type SignalKind = 'USED' | 'IGNORED' | 'HELPFUL' | 'NOT_HELPFUL';
 
-/** Signal weights (seed 004): explicit signals weigh more than implicit ones. */
+/** Signal weights: explicit signals weigh more than implicit ones. */
 export const SIGNAL_WEIGHTS: Record<SignalKind, number> = {
   USED: 1.0,
   IGNORED: -0.5,
@@ -82,7 +83,7 @@ export function finalScore(semantic: number, usefulness: number, weight: number,
   return boost ? (1 - weight) * semantic + weight * usefulness : semantic;
 }
 
-/** Whether a stored query context is the context of a query (SPEC 4.5). */
+/** Whether a stored query context is the context of a query: cosine >= 0.85 of the query embeddings, else the same normalised text. */
 export function contextMatches(
   ctx: { normalizedQuery: string; queryEmbedding: readonly number[] | null },
   q: { normalizedQuery: string; queryEmbedding: readonly number[] | null },

@@ -5,8 +5,9 @@ type Json = Record<string, unknown>;
 const cut = (v: unknown): unknown => (typeof v === 'string' && v.length > 500 ? v.slice(0, 500) : v);
 
 /**
- * Seed 001 TC-006: before/after over 10 KB are reduced to the top-level keys whose values differ,
- * strings cut to 500 characters, and `meta.reduced = true`. Returns null when they still do not fit.
+ * Correction payloads are bounded: before/after over 10 KB are reduced to the top-level keys whose
+ * values differ, strings cut to 500 characters, and `meta.reduced = true`. Returns null when they
+ * still do not fit.
  */
 export function reduceCorrection(before: Json, after: Json, meta: Json | null): { before: Json; after: Json; meta: Json | null } | null {
   if (jsonBytes(before) <= KB10 && jsonBytes(after) <= KB10) return { before, after, meta };

@@ -2,8 +2,9 @@ export const FEEDBACK_TYPES = ['THUMBS_UP', 'THUMBS_DOWN', 'RATING', 'CORRECTION
 export type FeedbackType = (typeof FEEDBACK_TYPES)[number];
 
 /**
- * The score of one feedback (SPEC 4.3, seed 000): thumbs are +1 / -1, a rating r is (r - 3) / 2;
- * operator events are unscored unless they carry a rating; judgements are never scored.
+ * The score of one feedback, on the -1..1 scale episodes aggregate: thumbs are +1 / -1, a rating r
+ * is (r - 3) / 2; operator events are unscored unless they carry a rating; judgements are never
+ * scored.
  */
 export function feedbackScore(type: FeedbackType, rating: number | null | undefined): number | null {
   switch (type) {

@@ -1,7 +1,7 @@
 import { ArrayType, Entity, Index, Property } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 
-/** Any response to agent output: a rating, a correction, a confirmation, a judgement (SPEC 4.3). */
+/** Any response to agent output: a rating, a correction, a confirmation, a judgement. */
 @Entity({ tableName: 'feedback' })
 @Index({ properties: ['orgId', 'createdAt', 'id'] })
 @Index({ properties: ['orgId', 'episodeId', 'createdAt'] })

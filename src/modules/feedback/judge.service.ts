@@ -9,7 +9,7 @@ import type { JudgeEpisodeInput } from './feedback.inputs';
 import { publishFeedback, writeFeedback } from './feedback.write';
 
 /**
- * A judge's verdict (SPEC 4.6): sets accepted and overallScore (decayScore follows from them),
+ * A judge's verdict: sets accepted and overallScore (decayScore follows from them),
  * updates outputs of the episode, and records a JUDGEMENT feedback, the rejection log.
  */
 export async function judgeEpisode(em: EntityManager, bus: EventBus, actor: Actor, input: JudgeEpisodeInput): Promise<string> {

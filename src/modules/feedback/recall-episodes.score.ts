@@ -1,5 +1,5 @@
 /**
- * Feedback-weighted episode recall (SPEC 4.7, seed 000 section 5):
+ * Feedback-weighted episode recall, as the episodic memory's enriched retrieval ranks episodes:
  * finalScore = 0.5 * relevance + 0.5 * recency + canvas boost + feedback boost.
  */
 export const CANVAS_BOOST = 0.1;

@@ -8,10 +8,11 @@ import { LearningAnalytics } from './learning.type';
 const DAY_MS = 86_400_000;
 
 /**
- * Learning analytics (seed 001 user story 5, SPEC 4.4), aggregated in PostgreSQL: one statement for
- * the event series and the confidence trend (whole days from the daily counts, partial days from
- * the feedback rows), one for the layouts plus one for their correction counts, and one for the
- * corrections of a fingerprint. The independent statements run side by side.
+ * Learning analytics (is the extraction getting better: events, corrected fields, layouts,
+ * confidence), aggregated in PostgreSQL: one statement for the event series and the confidence
+ * trend (whole days from the daily counts, partial days from the feedback rows), one for the
+ * layouts plus one for their correction counts, and one for the corrections of a fingerprint. The
+ * independent statements run side by side.
  */
 export async function learningAnalytics(em: EntityManager, orgId: string, start: Date, end: Date, fingerprint?: string | null): Promise<LearningAnalytics> {
   if (end.getTime() < start.getTime()) throw badInput('endDate', 'endDate must not be before startDate');

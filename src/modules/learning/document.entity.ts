@@ -1,7 +1,7 @@
 import { Entity, Index, type Opt, Property, Unique } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 
-/** A processed document and its layout fingerprint (seed 001). `documentId` is the caller's id. */
+/** A processed document and its layout fingerprint. `documentId` is the caller's id. */
 @Entity({ tableName: 'documents' })
 @Unique({ properties: ['orgId', 'documentId'] })
 @Index({ properties: ['orgId', 'layoutFingerprint', 'createdAt'] })

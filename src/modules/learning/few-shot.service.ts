@@ -11,8 +11,9 @@ const SNIPPET_CHARS = 1500;
 const firstCodePoints = (s: string, n: number) => Array.from(s).slice(0, n).join('');
 
 /**
- * The organization's latest corrections of a layout (seed 001 user story 3), served by the
- * (org_id, layout_fingerprint, created_at) index, and the prompt hint Python would have built.
+ * The organization's latest corrections of a layout (few-shot examples for the next extraction of
+ * it), served by the (org_id, layout_fingerprint, created_at) index, and the prompt hint Python
+ * would have built.
  */
 export async function fewShotExamples(em: EntityManager, orgId: string, fingerprint: string, limit: number): Promise<FewShotExamples> {
   checkFingerprint('layoutFingerprint', fingerprint);

@@ -9,7 +9,7 @@ export interface LayoutMetadata {
 }
 
 /**
- * The layout fingerprint of seed 001, byte for byte: SHA-256 hex of Python's
+ * The layout fingerprint, byte for byte the one Python document processors compute: SHA-256 hex of Python's
  * `json.dumps({page_count, page_dimensions, table_count, text_coverage_ratio: round(r, 2)}, sort_keys=True)`.
  * Dimensions and the ratio are Python floats ("612.0"); counts are ints.
  */

@@ -1,7 +1,7 @@
 import { Entity, Index, type Opt, Property, Unique } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 
-/** What the organization has seen of one document layout (SPEC 4.4). Upserted atomically. */
+/** What the organization has seen of one document layout. Upserted atomically. */
 @Entity({ tableName: 'layout_profiles' })
 @Unique({ properties: ['orgId', 'layoutFingerprint'] })
 @Index({ properties: ['orgId', 'lastSeenAt', 'id'] })

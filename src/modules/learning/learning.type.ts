@@ -40,7 +40,7 @@ export class LayoutProfile {
 
 @ObjectType({ simpleResolvers: true, description: 'The result of recording a document layout.' })
 export class DocumentLayoutResult {
-  @Field({ description: 'The layout fingerprint (the same value seed 001 Python code computes).' })
+  @Field({ description: 'The layout fingerprint (the same value Python document processors compute: SHA-256 of the sorted-keys JSON of the layout).' })
   fingerprint!: string;
 
   @Field({ description: 'True only for the call that created the profile.' })
@@ -128,7 +128,7 @@ export class ConfidencePoint {
   averageConfidence!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'How the learning loop is doing (seed 001 user story 5).' })
+@ObjectType({ simpleResolvers: true, description: 'How the learning loop is doing: corrections over time, corrected fields, layouts and extraction confidence.' })
 export class LearningAnalytics {
   @Field(() => [DayCount], { complexity: listOf(ANALYTICS_MAX.days), description: 'Corrections, confirmations and rejections per UTC day (days without events are left out).' })
   eventsByDay!: DayCount[];

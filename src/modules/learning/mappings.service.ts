@@ -28,8 +28,9 @@ interface Actor {
 }
 
 /**
- * Confirms `key -> value` in `scope` (seed 001 user story 4): CONFIRMED, confidence 1.0, support
- * count + 1 (restarting at 1 when the value changes), and a MAPPING_CONFIRMED feedback.
+ * Confirms `key -> value` in `scope` (an operator confirming a suggested mapping): CONFIRMED,
+ * confidence 1.0, support count + 1 (restarting at 1 when the value changes), and a
+ * MAPPING_CONFIRMED feedback.
  */
 export async function confirmMapping(em: EntityManager, bus: EventBus, actor: Actor, input: MappingInput): Promise<Fact> {
   check(input);
@@ -96,7 +97,10 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
   return fact;
 }
 
-/** The confirmed mapping of a scope and key, or null. Records nothing (FR-015). */
+/**
+ * The confirmed mapping of a scope and key, or null. Records no feedback: applying a confirmed
+ * mapping automatically is not an operator action, and only operator actions are learning events.
+ */
 export async function resolveMapping(em: EntityManager, orgId: string, scope: string, key: string): Promise<Fact | null> {
   text('scope', scope, 200, { required: true });
   text('key', key, 200, { required: true });

@@ -9,7 +9,7 @@ import { MemorySummary, TopicPerformance, TopicTrendPoint } from './lifecycle.ty
 
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
-/** Episodes on the same topic or sharing facts, ranked by shared facts, then overallScore (seed 002). */
+/** Episodes on the same topic or sharing facts, ranked by shared facts, then overallScore. */
 export async function similarEpisodes(em: EntityManager, orgId: string, a: { topic?: string | null; factIds?: string[] | null; minScore: number; limit: number }): Promise<Episode[]> {
   const factIds = (a.factIds ?? []).map((id, i) => parseId(`factIds.${i}`, id));
   if (!a.topic && factIds.length === 0) throw badInput('topic', 'give a topic, factIds or both');

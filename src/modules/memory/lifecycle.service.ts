@@ -19,7 +19,7 @@ export interface ForgetOutcome {
 const BATCH = 1000;
 const MAX_DRY_RUN_IDS = 10_000;
 
-/** decayScore of SPEC 4.6 in SQL (alias `e`); the TypeScript twin is episodes/decay.ts. */
+/** decayScore in SQL (alias `e`); the TypeScript twin, with the formula, is episodes/decay.ts. */
 export const DECAY_SQL = `(exp(-?::float8 * greatest(0, extract(epoch FROM now() - e.created_at)) / 86400)
   * CASE WHEN e.accepted IS FALSE THEN 0.6 ELSE 1 END * CASE WHEN e.overall_score < 0.5 THEN 0.7 ELSE 1 END)`;
 const PROTECTED = '(e.accepted IS TRUE AND e.overall_score > 0.85)';
@@ -34,7 +34,7 @@ function check(o: ForgetOptions): { threshold: number; maxAge: number; dryRun: b
 }
 
 /**
- * Selective forgetting (SPEC 4.6): deletes decayed or stale unaccepted episodes in batches of
+ * Selective forgetting: deletes decayed or stale unaccepted episodes in batches of
  * 1,000, each batch one statement (its own transaction): segments, outputs, fact links and
  * judgements go with the episode; other feedback and canvas audits stay, unlinked. Nothing is
  * loaded into memory but the counts, so it is safe to interrupt and to run again.
@@ -83,9 +83,9 @@ export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: n
 }
 
 /**
- * Deletes feedback older than the retention (seed 001 FR-019) in batches, taking each batch out of
- * its episodes' counters and score sums and out of the daily learning event counts in the same
- * statement, so aggregates stay exact.
+ * Deletes feedback older than the retention (365 days unless told otherwise) in batches, taking
+ * each batch out of its episodes' counters and score sums and out of the daily learning event
+ * counts in the same statement, so aggregates stay exact.
  */
 export async function purgeExpiredFeedback(em: EntityManager, orgId: string, retentionDays = 365, batch = 5000): Promise<number> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1) throw badInput('retentionDays', 'retentionDays must be an integer >= 1');

@@ -9,7 +9,7 @@ registerEnumType(MemoryPolicyEnum, {
     RECENT: { description: 'The newest that fit.' },
     RELEVANT: { description: 'The best word overlap (Jaccard) with the query that fit.' },
     MIXED: { description: 'Half the budget relevant, half recent.' },
-    FOVEATED: { description: '30% earliest turns, 30% relevant, 40% recent (seed 003).' },
+    FOVEATED: { description: '30% earliest turns, 30% relevant, 40% recent, merged in chronological order (the foveated policy).' },
   },
 });
 

@@ -3,7 +3,7 @@ import { registerEnumType } from 'type-graphql';
 export const ROLES = ['ADMIN', 'INTEGRATOR', 'OPERATOR', 'AGENT', 'VIEWER'] as const;
 export type Role = (typeof ROLES)[number];
 
-/** GraphQL enum of the roles (SPEC 3). */
+/** GraphQL enum of the roles an API key can have. */
 export const RoleEnum = Object.fromEntries(ROLES.map((r) => [r, r])) as { [K in Role]: K };
 registerEnumType(RoleEnum, {
   name: 'Role',
@@ -17,7 +17,7 @@ registerEnumType(RoleEnum, {
   },
 });
 
-/** Who may run each group of writes (SPEC 3). The one place the role table lives. */
+/** Who may run each group of writes. The one place the role table lives. */
 export const CAN = {
   manageKeys: ['ADMIN'],
   analytics: ['ADMIN', 'INTEGRATOR'],

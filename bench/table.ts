@@ -1,0 +1,148 @@
+// The benchmark tables of the docs, generated from the results files they cite, so a table cannot
+// say something its file does not. A table sits between two marker comments that name its files:
+//
+//   <!-- bench-table kind=load files=2026-11-22T21-59-34.json only=0,1,2 -->
+//   ...generated...
+//   <!-- /bench-table -->
+//
+// kind=load: GraphQL against the raw baseline, one row per scenario. kind=latency: each scenario
+// with its one-connection variant beside it. kind=fanout: feedbackAdded fan-out per transport.
+// kind=noisy: the quiet organization's latency beside a flooding key.
+// `only` keeps the scenarios whose number (the first word of the name) is listed.
+// `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { FanOutResult } from './fanout';
+import type { NoisyResult } from './noisy';
+import type { Row } from './report';
+
+export interface Results {
+  args: { connections: number };
+  plan?: { facts: number; embeddingDim: number };
+  scenarios: Row[];
+  fanOut?: Record<string, FanOutResult | string>;
+  noisyTenant?: NoisyResult;
+}
+
+const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
+export const DOCUMENTS = ['README.md', 'docs/benchmarks.md', 'docs/operations.md'];
+const MARKER = /(<!-- bench-table ([^>]*?) -->\n)([\s\S]*?)(<!-- \/bench-table -->)/g;
+
+const fixed = (n: number | null | undefined, d: number) => (n == null || !Number.isFinite(n) ? '-' : n.toFixed(d));
+/** Statements per request: one decimal, none when whole. */
+const perRequest = (n: number | null | undefined) => (n == null ? '-' : String(Math.round(n * 10) / 10));
+/** Latencies: whole milliseconds as they are, averaged ones to a tenth. */
+const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
+const numberOf = (scenario: string) => scenario.split(' ')[0];
+const isOneConnection = (r: Row) => r.connections === 1 || /, 1 connection$/.test(r.scenario);
+
+function loadTable(r: Results): string[] {
+  const lines = [
+    '| scenario | GraphQL req/s | raw req/s | ratio | GraphQL p50 / p99 ms | raw p50 / p99 ms | p99 ratio | SQL/req GraphQL / raw | CPU ms/req GraphQL / raw |',
+    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+  ];
+  for (const s of r.scenarios) {
+    const g = s.graphql;
+    if (!g) continue;
+    const w = s.raw;
+    lines.push(
+      `| ${s.scenario} | ${fixed(g.rps, 0)} | ${fixed(w?.rps, 0)} | ${w ? `${fixed(g.rps / w.rps, 2)}x` : '-'} | ${ms(g.p50)} / ${ms(g.p99)} | ${w ? `${ms(w.p50)} / ${ms(w.p99)}` : '-'} | ${w ? `${fixed(g.p99 / Math.max(w.p99, 1), 2)}x` : '-'} | ${perRequest(g.statementsPerRequest)} / ${perRequest(w?.statementsPerRequest)} | ${fixed(g.cpuMsPerRequest, 2)} / ${fixed(w?.cpuMsPerRequest, 2)} |`,
+    );
+  }
+  return lines;
+}
+
+function latencyTable(runs: { file: string; r: Results }[]): string[] {
+  const many = runs.length > 1;
+  const lines = [
+    `|${many ? ' results |' : ''} scenario | req/s (raw) | p50 / p99 ms | p50 / p99 ms, 1 connection | CPU ms/req | SQL/req |`,
+    `|${many ? '---|' : ''}---|---:|---:|---:|---:|---:|`,
+  ];
+  const banks = new Set(runs.map(({ r }) => `${r.plan?.facts} x ${r.plan?.embeddingDim}`));
+  for (const { file, r } of runs) {
+    const bank = banks.size > 1 && r.plan ? `, ${r.plan.facts.toLocaleString('en-US')} facts x ${r.plan.embeddingDim}` : '';
+    r.scenarios.forEach((s, i) => {
+      const g = s.graphql;
+      if (!g || isOneConnection(s)) return;
+      const next = r.scenarios[i + 1];
+      const one = next && isOneConnection(next) ? next.graphql : undefined;
+      const connections = s.connections ?? r.args.connections;
+      lines.push(
+        `|${many ? ` ${file.replace(/\.json$/, '')} |` : ''} ${s.scenario}${bank}, ${connections} connections | ${fixed(g.rps, 0)}${s.raw ? ` (${fixed(s.raw.rps, 0)})` : ''} | ${ms(g.p50)} / ${ms(g.p99)} | ${one ? `${ms(one.p50)} / ${ms(one.p99)}` : '-'} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`,
+      );
+    });
+  }
+  return lines;
+}
+
+function fanOutTable(runs: { file: string; r: Results }[]): string[] {
+  const lines = [
+    '| transport | subscribers, writers, events | response to last delivery p50 / p99 ms | request to last delivery p50 / p99 ms | missed |',
+    '|---|---:|---:|---:|---:|',
+  ];
+  for (const { r } of runs) {
+    for (const [transport, v] of Object.entries(r.fanOut ?? {})) {
+      if (typeof v === 'string') continue;
+      lines.push(
+        `| ${transport === 'redis' ? 'through Redis, 2 instances' : 'in-process'} | ${v.subscribers}, ${v.writers ?? 1}, ${v.events} | ${fixed(v.p50, 0)} / ${fixed(v.p99, 0)} | ${fixed(v.fromRequest?.p50, 0)} / ${fixed(v.fromRequest?.p99, 0)} | ${v.missed} |`,
+      );
+    }
+  }
+  return lines;
+}
+
+function noisyTable(runs: { file: string; r: Results }[]): string[] {
+  const lines = ["| quiet organization's page, while | p50 / p99 ms | p99 vs idle | heavy key: sent / served / refused |", '|---|---:|---:|---:|'];
+  for (const { r } of runs) {
+    const n = r.noisyTenant;
+    if (!n) continue;
+    const vsIdle = (p99: number) => `${fixed(p99 / Math.max(n.idle.p99, 1), 2)}x`;
+    lines.push(`| nothing else runs | ${ms(n.idle.p50)} / ${ms(n.idle.p99)} | ${vsIdle(n.idle.p99)} | - |`);
+    for (const b of n.beside) lines.push(`| the heavy key sends ${b.sends}, budgets ${b.budgets} | ${ms(b.p50)} / ${ms(b.p99)} | ${vsIdle(b.p99)} | ${b.heavy.requests} / ${b.heavy.served} / ${b.heavy.refused} |`);
+  }
+  return lines;
+}
+
+/** The table a marker's parameters describe, from the results files in bench/results. */
+export function renderTable(params: string, read: (file: string) => Results = readResults): string {
+  const p = Object.fromEntries(params.trim().split(/\s+/).map((kv) => kv.split('=') as [string, string]));
+  if (!p.files) throw new Error(`bench-table without files: ${params}`);
+  const only = p.only ? new Set(p.only.split(',')) : null;
+  const runs = p.files.split(',').map((file) => {
+    const r = read(file);
+    return { file, r: { ...r, scenarios: r.scenarios.filter((s) => !only || only.has(numberOf(s.scenario)) || only.has(numberOf(s.scenario).replace(/b$/, ''))) } };
+  });
+  const kind = p.kind ?? 'load';
+  if (kind === 'load') return runs.flatMap(({ r }) => loadTable(r)).join('\n');
+  if (kind === 'latency') return latencyTable(runs).join('\n');
+  if (kind === 'fanout') return fanOutTable(runs).join('\n');
+  if (kind === 'noisy') return noisyTable(runs).join('\n');
+  throw new Error(`unknown bench-table kind ${kind}`);
+}
+
+export function readResults(file: string): Results {
+  return JSON.parse(readFileSync(join(root, 'bench/results', file), 'utf8')) as Results;
+}
+
+/** The document with every marked table generated anew. */
+export function renderDocument(text: string, read: (file: string) => Results = readResults): string {
+  return text.replace(MARKER, (_all, open: string, params: string, _old: string, close: string) => `${open}${renderTable(params, read)}\n${close}`);
+}
+
+if (require.main === module) {
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const doc of DOCUMENTS) {
+    const path = join(root, doc);
+    const text = readFileSync(path, 'utf8');
+    const fresh = renderDocument(text);
+    if (fresh === text) continue;
+    stale += 1;
+    if (check) process.stderr.write(`${doc}: benchmark tables differ from their results files (npm run bench:table)\n`);
+    else {
+      writeFileSync(path, fresh);
+      process.stderr.write(`${doc}: benchmark tables rewritten\n`);
+    }
+  }
+  process.exitCode = check && stale ? 1 : 0;
+}

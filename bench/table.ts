@@ -36,17 +36,21 @@ const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const numberOf = (scenario: string) => scenario.split(' ')[0];
 const isOneConnection = (r: Row) => r.connections === 1 || /, 1 connection$/.test(r.scenario);
 
+const agreement = (s: Row) => (s.answers ? `${s.answers.same}/${s.answers.requests}${s.answers.compared === 'shape' ? ' (shape)' : ''}` : '-');
+
 function loadTable(r: Results): string[] {
+  // runs that compared the two servers' answers say how many agreed
+  const compared = r.scenarios.some((s) => s.answers);
   const lines = [
-    '| scenario | GraphQL req/s | raw req/s | ratio | GraphQL p50 / p99 ms | raw p50 / p99 ms | p99 ratio | SQL/req GraphQL / raw | CPU ms/req GraphQL / raw |',
-    '|---|---:|---:|---:|---:|---:|---:|---:|---:|',
+    `| scenario | GraphQL req/s | raw req/s | ratio | GraphQL p50 / p99 ms | raw p50 / p99 ms | p99 ratio | SQL/req GraphQL / raw | CPU ms/req GraphQL / raw |${compared ? ' same answers |' : ''}`,
+    `|---|---:|---:|---:|---:|---:|---:|---:|---:|${compared ? '---:|' : ''}`,
   ];
   for (const s of r.scenarios) {
     const g = s.graphql;
     if (!g) continue;
     const w = s.raw;
     lines.push(
-      `| ${s.scenario} | ${fixed(g.rps, 0)} | ${fixed(w?.rps, 0)} | ${w ? `${fixed(g.rps / w.rps, 2)}x` : '-'} | ${ms(g.p50)} / ${ms(g.p99)} | ${w ? `${ms(w.p50)} / ${ms(w.p99)}` : '-'} | ${w ? `${fixed(g.p99 / Math.max(w.p99, 1), 2)}x` : '-'} | ${perRequest(g.statementsPerRequest)} / ${perRequest(w?.statementsPerRequest)} | ${fixed(g.cpuMsPerRequest, 2)} / ${fixed(w?.cpuMsPerRequest, 2)} |`,
+      `| ${s.scenario} | ${fixed(g.rps, 0)} | ${fixed(w?.rps, 0)} | ${w ? `${fixed(g.rps / w.rps, 2)}x` : '-'} | ${ms(g.p50)} / ${ms(g.p99)} | ${w ? `${ms(w.p50)} / ${ms(w.p99)}` : '-'} | ${w ? `${fixed(g.p99 / Math.max(w.p99, 1), 2)}x` : '-'} | ${perRequest(g.statementsPerRequest)} / ${perRequest(w?.statementsPerRequest)} | ${fixed(g.cpuMsPerRequest, 2)} / ${fixed(w?.cpuMsPerRequest, 2)} |${compared ? ` ${agreement(s)} |` : ''}`,
     );
   }
   return lines;

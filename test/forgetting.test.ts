@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { decayScore } from '../src/modules/episodes/decay';
-import { addEventCounts } from '../src/modules/learning/event-counts';
+import { addEventCounts } from '../src/modules/shared/learning-event-counts';
 import { DECAY_SQL } from '../src/modules/memory/lifecycle.service';
 import {
   EpisodeDocument,

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addEventCounts } from '../src/modules/learning/event-counts';
+import { addEventCounts } from '../src/modules/shared/learning-event-counts';
 import { layoutFingerprint } from '../src/modules/learning/fingerprint';
 import {
   ConfirmMappingDocument,

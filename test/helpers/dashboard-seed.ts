@@ -1,4 +1,4 @@
-import { addEventCounts } from '../../src/modules/learning/event-counts';
+import { addEventCounts } from '../../src/modules/shared/learning-event-counts';
 import { JudgeEpisodeDocument, RecordDocumentLayoutDocument, RecordEpisodeDocument } from '../generated/graphql';
 import { gqlOk } from './client';
 import type { TestServer } from './server';

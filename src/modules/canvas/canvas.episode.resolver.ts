@@ -3,7 +3,7 @@ import { Arg, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-gra
 import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes/episode.type';
 import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared/sub-list';
-import { type CanvasAction, CanvasActionEnum, canvasType } from './canvas-action';
+import { type CanvasAction, CanvasActionEnum, canvasType } from '../shared/canvas-vocabulary';
 import { selectsAny } from '../shared/selection';
 import { canvasByEpisode } from './canvas.loaders';
 import { CanvasAudit } from './canvas.type';

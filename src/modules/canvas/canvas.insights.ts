@@ -4,7 +4,7 @@ import { since } from '../../core/time-range';
 import { limit as checkLimit, text } from '../../core/validate';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
 import type { Episode } from '../episodes/episode.type';
-import { type CanvasAction, canvasType } from './canvas-action';
+import { type CanvasAction, canvasType } from '../shared/canvas-vocabulary';
 import { CanvasInsights, CanvasTypeStats } from './canvas.type';
 
 /** Episodes of an agent with at least one matching canvas action in the range, newest first. */

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { pgArray } from '../../core/sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import { groupByEpisode, newestPerEpisode } from '../shared/sub-list';
-import type { CanvasAction } from './canvas-action';
+import type { CanvasAction } from '../shared/canvas-vocabulary';
 import { CANVAS_BRIEF_COLUMNS, CANVAS_COLUMNS, canvasFromRow, type CanvasRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
 

@@ -4,7 +4,7 @@ import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes/episode.type';
 import { CAN } from '../orgs/role';
-import { type CanvasAction, CanvasActionEnum } from './canvas-action';
+import { type CanvasAction, CanvasActionEnum } from '../shared/canvas-vocabulary';
 import { CanvasActionInput, CanvasAuditFilter } from './canvas.inputs';
 import { canvasInsights, episodesByCanvasType } from './canvas.insights';
 import { getCanvasAudit, listCanvasAudits, recordCanvasAction } from './canvas.service';

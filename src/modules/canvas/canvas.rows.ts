@@ -1,4 +1,4 @@
-import type { CanvasAction } from './canvas-action';
+import type { CanvasAction } from '../shared/canvas-vocabulary';
 import { CanvasAudit } from './canvas.type';
 
 export const CANVAS_COLUMNS = 'c.id, c.agent_id, c.session_id, c.episode_id, c.canvas_id, c.canvas_type, c.component_type, c.action, c.metadata, c.created_at';

@@ -5,7 +5,7 @@ import { parseId } from '../../core/ids';
 import { keysetPage } from '../shared/keyset-page';
 import { occurredAt, since } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
-import { CANVAS_ACTIONS, canvasType } from './canvas-action';
+import { CANVAS_ACTIONS, canvasType } from '../shared/canvas-vocabulary';
 import type { CanvasActionInput, CanvasAuditFilter } from './canvas.inputs';
 import { CANVAS_COLUMNS, canvasFromRow, type CanvasRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';

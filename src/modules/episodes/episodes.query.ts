@@ -3,7 +3,7 @@ import { isUuid, parseId } from '../../core/ids';
 import { keysetPage } from '../shared/keyset-page';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
-import { canvasType } from '../canvas/canvas-action';
+import { canvasType } from '../shared/canvas-vocabulary';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from './episode.rows';
 import type { Episode } from './episode.type';
 import type { EpisodeFilter } from './episodes.inputs';

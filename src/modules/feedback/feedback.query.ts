@@ -6,7 +6,7 @@ import { since } from '../../core/time-range';
 import { limit as checkLimit, numberIn, text } from '../../core/validate';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
 import type { Episode } from '../episodes/episode.type';
-import { checkFingerprint } from '../learning/layout.service';
+import { checkFingerprint } from '../shared/layout-fingerprint';
 import type { FeedbackFilter } from './feedback.inputs';
 import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';

@@ -5,7 +5,7 @@ import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
 import { occurredAt } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
-import { checkFingerprint } from '../learning/layout.service';
+import { checkFingerprint } from '../shared/layout-fingerprint';
 import { reduceCorrection } from './correction-reduce';
 import { FEEDBACK_TYPES, feedbackScore } from './feedback-score';
 import type { CorrectionInput, SubmitFeedbackInput } from './feedback.inputs';

@@ -3,7 +3,7 @@ import type { EventBus } from '../../core/event-bus';
 import { notFound } from '../../core/errors';
 import type { EpisodeRow } from '../episodes/episode.rows';
 import { EPISODE_COLUMNS } from '../episodes/episode.rows';
-import { addEventCounts, LEARNING_EVENT_TYPES } from '../learning/event-counts';
+import { addEventCounts, LEARNING_EVENT_TYPES } from '../shared/learning-event-counts';
 import type { FeedbackType } from './feedback-score';
 import { FEEDBACK_COLUMNS, type FeedbackRow } from './feedback.rows';
 

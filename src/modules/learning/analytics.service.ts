@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { checkFingerprint } from '../shared/layout-fingerprint';
 import { badInput } from '../../core/errors';
 import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from '../feedback/feedback.rows';
 import { ANALYTICS_MAX, profilesStatement, type SeriesRow, seriesStatement } from './analytics.sql';
-import { checkFingerprint, type ProfileRow, profilesFromRows } from './layout.service';
+import { type ProfileRow, profilesFromRows } from './layout.service';
 import { LearningAnalytics } from './learning.type';
 
 const DAY_MS = 86_400_000;

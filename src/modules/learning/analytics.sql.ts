@@ -1,5 +1,5 @@
 import { pgArray } from '../../core/sql';
-import { eventRows, LEARNING_EVENT_TYPES_SQL } from './event-counts';
+import { eventRows, LEARNING_EVENT_TYPES_SQL } from '../shared/learning-event-counts';
 
 /** How much one analytics answer can hold: days of its range, corrected fields, layouts, corrections of a fingerprint. */
 export const ANALYTICS_MAX = { days: 366, fields: 10, layouts: 1000, corrections: 100 } as const;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { limit as checkLimit } from '../../core/validate';
-import { checkFingerprint } from './layout.service';
+import { checkFingerprint } from '../shared/layout-fingerprint';
 import { FewShotExample, FewShotExamples } from './learning.type';
 import { pyDumps } from './python-json';
 

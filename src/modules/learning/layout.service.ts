@@ -3,6 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { keysetPage } from '../shared/keyset-page';
+import { checkFingerprint } from '../shared/layout-fingerprint';
 import { pgArray } from '../../core/sql';
 import { numberIn, text } from '../../core/validate';
 import type { LoaderFactory } from '../../graphql/loaders';
@@ -11,11 +12,6 @@ import { layoutFingerprint } from './fingerprint';
 import type { DocumentLayoutInput } from './learning.inputs';
 import { LayoutProfile } from './learning.type';
 
-export const FINGERPRINT = /^[0-9a-f]{64}$/;
-export function checkFingerprint(field: string, value: string): string {
-  if (!FINGERPRINT.test(value)) throw badInput(field, `${field} must be 64 lower-case hex characters`);
-  return value;
-}
 
 export interface ProfileRow {
   id: string;

@@ -4,7 +4,7 @@ import { Entity, PrimaryKey, Property } from '@mikro-orm/core';
  * How many learning events (feedback of types CORRECTION, CONFIRMATION, REJECTION) an organization
  * had on one UTC day: per event type (`kind` 'type', key = event type, else feedback type) and per
  * corrected field (`kind` 'field'). Changed only by one atomic upsert in the transaction that writes
- * or deletes the feedback (see event-counts.ts), so `learningAnalytics` reads whole days from here.
+ * or deletes the feedback (see shared/learning-event-counts.ts), so `learningAnalytics` reads whole days from here.
  */
 @Entity({ tableName: 'learning_event_counts' })
 export class LearningEventCount {

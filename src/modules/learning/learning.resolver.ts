@@ -1,3 +1,4 @@
+import { checkFingerprint } from '../shared/layout-fingerprint';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
@@ -5,7 +6,7 @@ import { Fact } from '../facts/fact.type';
 import { CAN } from '../orgs/role';
 import { learningAnalytics } from './analytics.service';
 import { fewShotExamples } from './few-shot.service';
-import { checkFingerprint, listProfiles, profilesByFingerprint, recordDocumentLayout } from './layout.service';
+import { listProfiles, profilesByFingerprint, recordDocumentLayout } from './layout.service';
 import { DocumentLayoutInput, MappingInput } from './learning.inputs';
 import { DocumentLayoutResult, FewShotExamples, LayoutProfile, LayoutProfileConnection, LearningAnalytics } from './learning.type';
 import { confirmMapping, rejectMapping, resolveMapping } from './mappings.service';

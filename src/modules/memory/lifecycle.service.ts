@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { timeSortKey } from '../../core/keyset';
-import { addEventCounts, DROP_EMPTY_COUNTS } from '../learning/event-counts';
+import { addEventCounts, DROP_EMPTY_COUNTS } from '../shared/learning-event-counts';
 
 export interface ForgetOptions {
   decayThreshold?: number | null;

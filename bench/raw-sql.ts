@@ -15,6 +15,7 @@ import { rankingQuery, validateRecall } from '../src/modules/facts/recall.servic
 import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes';
 import { pyDumps } from '../src/modules/learning/python-json';
 import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning/analytics.sql';
+import { aggregateFeedbackScore, moveFeedbackCounters } from '../src/modules/shared/episode-feedback-counters';
 
 /** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
 export type Q = (sql: string, params: unknown[]) => Promise<any[]>;
@@ -32,7 +33,7 @@ const groupBy = (rows: Row[], key: string) => {
 };
 
 /** The aggregate feedback score the server computes from the stored counters. */
-const aggregate = (e: Row) => (Number(e.feedback_score_count) > 0 ? Number(e.feedback_score_sum) / Number(e.feedback_score_count) : null);
+const aggregate = (e: Row) => aggregateFeedbackScore(Number(e.feedback_score_sum), Number(e.feedback_score_count));
 const iso = (v: unknown) => new Date(v as string).toISOString();
 
 /**
@@ -74,8 +75,7 @@ async function submitFeedback(q: Q, orgId: string, input: Row): Promise<Row> {
   const score = feedbackScore(input.feedbackType, input.rating);
   const [row] = await q(
     `WITH e AS (
-       UPDATE episodes e SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + COALESCE($3::float8, 0),
-              feedback_score_count = feedback_score_count + ($3::float8 IS NOT NULL)::int, updated_at = now()
+       UPDATE episodes e SET ${moveFeedbackCounters({ count: '1', sum: 'COALESCE($3::float8, 0)', scored: '($3::float8 IS NOT NULL)::int' })}, updated_at = now()
         WHERE e.org_id = $1 AND e.id = $2 RETURNING ${EPISODE_COLUMNS}),
      fb AS (
        INSERT INTO feedback (id, org_id, episode_id, agent_id, actor_id, feedback_type, rating, score)

@@ -6,6 +6,7 @@ import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from '../episodes/ep
 import type { Episode } from '../episodes/episode.type';
 import { type CanvasAction, canvasType } from '../shared/canvas-vocabulary';
 import { CanvasInsights, CanvasTypeStats } from './canvas.type';
+import { aggregateFeedbackScoreSql } from '../shared/episode-feedback-counters';
 
 /** Episodes of an agent with at least one matching canvas action in the range, newest first. */
 export async function episodesByCanvasType(
@@ -63,7 +64,7 @@ export async function canvasInsights(em: EntityManager, orgId: string, agentId: 
               avg(extract(epoch FROM next_end - created_at)) FILTER (WHERE action = 'PRESENT' AND next_end IS NOT NULL)::float8 AS avg_engagement
          FROM a GROUP BY GROUPING SETS ((canvas_type), (canvas_type, component_type))
      ), f AS (
-       SELECT x.canvas_type, x.component_type, x.by_type, avg(e.feedback_score_sum / e.feedback_score_count)::float8 AS avg_feedback
+       SELECT x.canvas_type, x.component_type, x.by_type, avg(${aggregateFeedbackScoreSql('e')})::float8 AS avg_feedback
          FROM (SELECT DISTINCT canvas_type, NULL::text AS component_type, 1 AS by_type, episode_id FROM a WHERE episode_id IS NOT NULL
                UNION
                SELECT DISTINCT canvas_type, component_type, 0, episode_id FROM a WHERE episode_id IS NOT NULL) x

@@ -3,6 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { listOf } from '../../core/limits';
 import type { Episode as EpisodeEntity } from './episode.entity';
 import { MAX_EXECUTION_IDS } from './episodes.validate';
+import { aggregateFeedbackScore } from '../shared/episode-feedback-counters';
 
 /**
  * One unit of agent experience. Context lists (`segments`, `outputs`, `facts`, `canvasContext`,
@@ -80,7 +81,7 @@ export class Episode {
       executionIds: e.executionIds ?? [],
       canvasActionCount: e.canvasActionCount,
       feedbackCount: e.feedbackCount,
-      aggregateFeedbackScore: e.feedbackScoreCount > 0 ? e.feedbackScoreSum / e.feedbackScoreCount : null,
+      aggregateFeedbackScore: aggregateFeedbackScore(e.feedbackScoreSum, e.feedbackScoreCount),
       overallScore: e.overallScore,
       accepted: e.accepted,
       generationConfig: e.generationConfig,

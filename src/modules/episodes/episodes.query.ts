@@ -7,6 +7,7 @@ import { canvasType } from '../shared/canvas-vocabulary';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from './episode.rows';
 import type { Episode } from './episode.type';
 import type { EpisodeFilter } from './episodes.inputs';
+import { aggregateFeedbackScoreSql } from '../shared/episode-feedback-counters';
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;
@@ -32,11 +33,11 @@ export function episodeConditions(orgId: string, filter: EpisodeFilter | null | 
   const min = numberIn(`${field}.minFeedbackScore`, f.minFeedbackScore, -1, 1);
   const max = numberIn(`${field}.maxFeedbackScore`, f.maxFeedbackScore, -1, 1);
   if (min !== null) {
-    where.push('e.feedback_score_count > 0 AND e.feedback_score_sum / e.feedback_score_count >= ?');
+    where.push(`${aggregateFeedbackScoreSql('e')} >= ?`);
     params.push(min);
   }
   if (max !== null) {
-    where.push('e.feedback_score_count > 0 AND e.feedback_score_sum / e.feedback_score_count <= ?');
+    where.push(`${aggregateFeedbackScoreSql('e')} <= ?`);
     params.push(max);
   }
   if (f.createdAfter) {

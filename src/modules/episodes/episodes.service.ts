@@ -6,6 +6,7 @@ import { pgArray } from '../../core/sql';
 import { EPISODE_DIMENSION_SQL } from './episode-dimension';
 import type { RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 import { checkRecordEpisode, checkSegments, type SegmentRow } from './episodes.validate';
+import { moveFeedbackCounters } from '../shared/episode-feedback-counters';
 
 /** Locks the episode row (so concurrent writers serialise on it) or throws NOT_FOUND. */
 export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: string, field: string): Promise<{ id: string; agent_id: string; session_id: string | null; created_at: Date }> {
@@ -39,9 +40,7 @@ export async function linkSession(tx: EntityManager, orgId: string, ep: { id: st
        UPDATE feedback SET episode_id = ? WHERE org_id = ? AND agent_id = ? AND session_id = ? AND episode_id IS NULL RETURNING score)
      UPDATE episodes SET
        canvas_action_count = canvas_action_count + (SELECT count(*) FROM c),
-       feedback_count = feedback_count + (SELECT count(*) FROM f),
-       feedback_score_sum = feedback_score_sum + coalesce((SELECT sum(score) FROM f), 0),
-       feedback_score_count = feedback_score_count + (SELECT count(score) FROM f),
+       ${moveFeedbackCounters({ count: '(SELECT count(*) FROM f)', sum: 'coalesce((SELECT sum(score) FROM f), 0)', scored: '(SELECT count(score) FROM f)' })},
        updated_at = now()
      WHERE org_id = ? AND id = ?`,
     [ep.id, orgId, ep.agent_id, ep.session_id, ep.id, orgId, ep.agent_id, ep.session_id, orgId, ep.id],

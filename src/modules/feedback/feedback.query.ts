@@ -10,6 +10,7 @@ import { checkFingerprint } from '../shared/layout-fingerprint';
 import type { FeedbackFilter } from './feedback.inputs';
 import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';
+import { aggregateFeedbackScoreSql } from '../shared/episode-feedback-counters';
 
 export async function getFeedback(em: EntityManager, orgId: string, id: string): Promise<Feedback | null> {
   if (!isUuid(id)) return null;
@@ -56,8 +57,7 @@ export async function feedbackEpisodes(em: EntityManager, orgId: string, agentId
   const n = checkLimit(limit, 10);
   const rows = await em.execute<EpisodeRow[]>(
     `SELECT ${EPISODE_COLUMNS} FROM episodes e
-      WHERE e.org_id = ? AND e.agent_id = ? AND e.created_at >= ? AND e.feedback_score_count > 0
-        AND e.feedback_score_sum / e.feedback_score_count >= ?
+      WHERE e.org_id = ? AND e.agent_id = ? AND e.created_at >= ? AND ${aggregateFeedbackScoreSql('e')} >= ?
       ORDER BY e.created_at DESC, e.id DESC LIMIT ${n}`,
     [orgId, agentId, since(timeRange).toISOString(), minFeedbackScore],
   );

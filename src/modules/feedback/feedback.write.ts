@@ -6,6 +6,7 @@ import { EPISODE_COLUMNS } from '../episodes/episode.rows';
 import { addEventCounts, LEARNING_EVENT_TYPES } from '../shared/learning-event-counts';
 import type { FeedbackType } from './feedback-score';
 import { FEEDBACK_COLUMNS, type FeedbackRow } from './feedback.rows';
+import { moveFeedbackCounters } from '../shared/episode-feedback-counters';
 
 export interface FeedbackWrite {
   episodeId: string | null;
@@ -64,6 +65,9 @@ const RETURNED = `${FEEDBACK_COLUMNS.replaceAll('fb.', '')}, org_id, changed_fie
 /** learning events (corrections, confirmations, rejections) also count into their day, in the same statement */
 const counts = (w: FeedbackWrite) => ((LEARNING_EVENT_TYPES as readonly string[]).includes(w.feedbackType) ? `, c AS (${addEventCounts('fb', 1)})` : '');
 
+/** One more feedback on the episode: bindings, its score (0 when none) and 1 if it has one, else 0. */
+const ONE_MORE = moveFeedbackCounters({ count: '1', sum: '?', scored: '?' });
+
 /**
  * Inserts one feedback row and, when it is linked to an episode, moves the episode's counters in
  * the same statement by atomic SQL (count, and sum / count of scores: the mean stays exact), and
@@ -74,8 +78,7 @@ export async function writeFeedbackRows(tx: EntityManager, orgId: string, w: Fee
   if (w.episodeId) {
     const [row] = await tx.execute<{ feedback: FeedbackRow; episode: EpisodeRow }[]>(
       `WITH e AS (
-         UPDATE episodes e SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + ?,
-                feedback_score_count = feedback_score_count + ?, updated_at = now()
+         UPDATE episodes e SET ${ONE_MORE}, updated_at = now()
           WHERE e.org_id = ? AND e.id = ? RETURNING ${EPISODE_COLUMNS}),
        fb AS (
          INSERT INTO feedback (${INSERT_COLUMNS})
@@ -102,8 +105,7 @@ export async function writeFeedbackRows(tx: EntityManager, orgId: string, w: Fee
   );
   if (episode) {
     await tx.execute(
-      `UPDATE episodes SET feedback_count = feedback_count + 1, feedback_score_sum = feedback_score_sum + ?,
-         feedback_score_count = feedback_score_count + ?, updated_at = now() WHERE org_id = ? AND id = ?`,
+      `UPDATE episodes SET ${ONE_MORE}, updated_at = now() WHERE org_id = ? AND id = ?`,
       [w.score ?? 0, w.score === null ? 0 : 1, orgId, episode.id],
     );
   }

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { timeSortKey } from '../../core/keyset';
 import { addEventCounts, DROP_EMPTY_COUNTS } from '../shared/learning-event-counts';
+import { moveFeedbackCounters } from '../shared/episode-feedback-counters';
 
 export interface ForgetOptions {
   decayThreshold?: number | null;
@@ -97,8 +98,7 @@ export async function purgeExpiredFeedback(em: EntityManager, orgId: string, ret
               RETURNING f.episode_id, f.score, f.org_id, f.created_at, f.feedback_type, f.event_type, f.changed_fields),
        lc AS (${addEventCounts('d', -1)}),
        agg AS (SELECT episode_id, count(*) AS n, coalesce(sum(score), 0) AS s, count(score) AS sc FROM d WHERE episode_id IS NOT NULL GROUP BY episode_id),
-       u AS (UPDATE episodes e SET feedback_count = e.feedback_count - agg.n, feedback_score_sum = e.feedback_score_sum - agg.s,
-                    feedback_score_count = e.feedback_score_count - agg.sc, updated_at = now()
+       u AS (UPDATE episodes e SET ${moveFeedbackCounters({ count: '-agg.n', sum: '-agg.s', scored: '-agg.sc' })}, updated_at = now()
                FROM agg WHERE e.org_id = ? AND e.id = agg.episode_id)
        SELECT count(*)::int AS n FROM d`,
       [orgId, retentionDays, orgId, orgId],

@@ -12,7 +12,7 @@ import { candidateBindings, candidatesColumn } from '../src/modules/memory/candi
 import { selectMemories } from '../src/modules/memory/policies';
 import { newestPerEpisode } from '../src/modules/shared/sub-list';
 import { rankingQuery, validateRecall } from '../src/modules/facts/recall.service';
-import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes';
+import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes.sql';
 import { pyDumps } from '../src/modules/learning/python-json';
 import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning/analytics.sql';
 import { aggregateFeedbackScore, moveFeedbackCounters } from '../src/modules/shared/episode-feedback-counters';

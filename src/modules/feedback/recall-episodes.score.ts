@@ -2,6 +2,8 @@
  * Feedback-weighted episode recall, as the episodic memory's enriched retrieval ranks episodes:
  * finalScore = 0.5 * relevance + 0.5 * recency + canvas boost + feedback boost.
  */
+export const RELEVANCE_WEIGHT = 0.5;
+export const RECENCY_WEIGHT = 0.5;
 export const CANVAS_BOOST = 0.1;
 export const POSITIVE_FEEDBACK_BOOST = 0.2;
 export const NEGATIVE_FEEDBACK_BOOST = -0.3;
@@ -12,7 +14,7 @@ export const feedbackBoost = (aggregate: number | null): number => (aggregate ==
 
 export function recallScore(relevance: number, ageDays: number, lambda: number, canvasActionCount: number, aggregate: number | null) {
   const rec = recency(ageDays, lambda);
-  const baseScore = 0.5 * relevance + 0.5 * rec;
+  const baseScore = RELEVANCE_WEIGHT * relevance + RECENCY_WEIGHT * rec;
   const cb = canvasBoost(canvasActionCount);
   const fb = feedbackBoost(aggregate);
   return { relevance, recency: rec, baseScore, canvasBoost: cb, feedbackBoost: fb, finalScore: baseScore + cb + fb };

@@ -1,0 +1,45 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { badInput } from '../../core/errors';
+import { since } from '../../core/time-range';
+import { limit as checkLimit, text } from '../../core/validate';
+import { episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
+import { factEmbedding } from '../facts/embedding-dimension';
+import { episodeRankingStatement } from './recall-episodes.sql';
+import { RecalledEpisode } from './recall-episodes.type';
+
+type Row = EpisodeRow & { dimension?: number | null; relevance: number; recency: number; base_score: number; canvas_boost: number; feedback_boost: number; final_score: number };
+
+/**
+ * Ranks the agent's episodes in PostgreSQL (formulas of recall-episodes.score.ts). A query embedding
+ * must have the dimension of the organization's episode embeddings (any while it has none).
+ */
+export async function recallEpisodes(
+  em: EntityManager,
+  orgId: string,
+  lambda: number,
+  a: { agentId: string; query: string; queryEmbedding?: number[] | null; limit: number; timeRange?: string | null },
+): Promise<RecalledEpisode[]> {
+  text('agentId', a.agentId, 200, { required: true });
+  if (text('query', a.query, 2000, { required: true }) === null) throw badInput('query', 'query is required');
+  const emb = factEmbedding('queryEmbedding', a.queryEmbedding);
+  const limit = checkLimit(a.limit, 10);
+  const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: a.agentId, query: a.query, emb, limit, since: a.timeRange ? since(a.timeRange) : null });
+  const rows = await em.execute<Row[]>(sql, params);
+  const dimension = rows[0]?.dimension;
+  if (emb && dimension != null && Number(dimension) !== emb.length) {
+    throw badInput('queryEmbedding', `queryEmbedding must have ${dimension} numbers, the dimension of this organization's episode embeddings (got ${emb.length})`);
+  }
+  return rows
+    .filter((r) => r.id !== null)
+    .map((r) =>
+      Object.assign(new RecalledEpisode(), {
+        episode: episodeFromRow(r),
+        relevance: Number(r.relevance),
+        recency: Number(r.recency),
+        baseScore: Number(r.base_score),
+        canvasBoost: Number(r.canvas_boost),
+        feedbackBoost: Number(r.feedback_boost),
+        finalScore: Number(r.final_score),
+      }),
+    );
+}

@@ -81,3 +81,14 @@ export function makeContext(services: Services, viewer: Viewer, requestId: strin
     services,
   };
 }
+
+/**
+ * The context one subscription event executes with: the subscriber's (its viewer, request id and
+ * services), with an EntityManager and loaders of its own. A subscription's context lives as long
+ * as its stream, so without this an event would be served from an earlier event's cache; events of
+ * one stream may also execute at the same time.
+ */
+export function eventContext(base: Context): Context {
+  const em = base.services.orm.em.fork();
+  return { ...base, em, loaders: new Loaders(em, base.orgId) };
+}

@@ -88,6 +88,41 @@ interface Group {
 }
 
 /**
+ * One subscriber's own stream (not shared): like graphql-js's `subscribe`, but each event executes
+ * with the context `eventContext` makes from the subscriber's.
+ */
+export async function subscribeEach(args: ExecutionArgs, eventContext: (base: unknown) => unknown): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  const source = await createSourceEventStream(args);
+  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
+  const events = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  const close = async () => {
+    await events.return?.();
+    return { done: true as const, value: undefined };
+  };
+  const stream: AsyncIterableIterator<ExecutionResult> = {
+    next: async () => {
+      const step = await events.next();
+      if (step.done) return { done: true, value: undefined };
+      try {
+        return { done: false, value: (await execute({ ...args, rootValue: step.value, contextValue: eventContext(args.contextValue) })) as ExecutionResult };
+      } catch (err) {
+        await close();
+        throw err;
+      }
+    },
+    return: close,
+    throw: async (err: unknown) => {
+      await close();
+      throw err;
+    },
+    [Symbol.asyncIterator]() {
+      return stream;
+    },
+  };
+  return stream;
+}
+
+/**
  * Shares subscription streams: subscribers whose operations have the same key (organization, role,
  * document, operation name, variables) attach to one source stream; each event is executed once
  * and the result is handed to every attached subscriber, which sends it on its own socket at its

@@ -1,13 +1,14 @@
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { type DocumentNode, execute, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, subscribe, validate } from 'graphql';
+import { type DocumentNode, execute, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate } from 'graphql';
 import { CloseCode, type Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Gauge } from 'prom-client';
 import { WebSocket, WebSocketServer } from 'ws';
 import { newRequestId } from '../core/request-scope';
+import { isSharedStream } from '../core/shared-stream';
 import type { Context } from '../graphql/context.type';
-import { makeContext, viewerFor } from '../graphql/context';
+import { eventContext, makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
@@ -16,13 +17,12 @@ import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
 import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
 import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
-import { rootFieldNames, SubscriptionHub } from './subscription-hub';
+import { rootFieldNames, SubscriptionHub, subscribeEach } from './subscription-hub';
 
-/**
- * Subscriptions whose events are the same for every subscriber of a key (a broadcast, no
- * per-subscriber first event): they share one source stream and one execution per event.
- */
-const SHARED_SUBSCRIPTIONS = new Set(['feedbackAdded']);
+/** The subscription fields marked as broadcasts: their subscribers may share one stream. */
+function sharedStreamFields(schema: GraphQLSchema): Set<string> {
+  return new Set(Object.values(schema.getSubscriptionType()?.getFields() ?? {}).filter((f) => isSharedStream(f.extensions)).map((f) => f.name));
+}
 
 interface SocketState {
   viewer?: Viewer;
@@ -58,9 +58,11 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
   const states = new Map<WebSocket, SocketState>();
   const format = (errors: readonly unknown[], requestId: string) => errors.map((e) => formatGraphQLError(e, { production, log: services.log }, requestId));
   const refuse = (message: string, code: string) => [new GraphQLError(message, { extensions: { code } })];
-  // each event executes on its own copy of the context: resolvers put that event's
-  // EntityManager and loaders there, and events of one stream may execute concurrently
-  const hub = new SubscriptionHub((base) => ({ ...(base as Context) }));
+  // every subscription event, of a shared stream or of one subscriber, executes with a context of
+  // its own: the subscriber's, with a fresh EntityManager and loaders
+  const toEvent = (base: unknown) => eventContext(base as Context);
+  const hub = new SubscriptionHub(toEvent);
+  const sharedFields = sharedStreamFields(schema);
   new Gauge({ name: 'graphql_subscription_streams_open', help: 'Shared subscription streams (one per distinct operation and organization)', registers: [metrics.registry], collect() { this.set(hub.size); } });
   // the sharing key of a subscriber's operation, when it may share
   const shareKeys = new WeakMap<ExecutionArgs, string>();
@@ -154,7 +156,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
         };
         releases.set(args, release);
         const roots = rootFieldNames(document, payload.operationName);
-        if (roots && roots.size > 0 && [...roots].every((f) => SHARED_SUBSCRIPTIONS.has(f))) {
+        if (roots && roots.size > 0 && [...roots].every((f) => sharedFields.has(f))) {
           // the organization and role are part of the key: no event or result crosses organizations,
           // and what a role may see is decided for the role
           const { orgId, role } = state.viewer;
@@ -171,7 +173,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
       },
       subscribe: (args) => {
         const key = shareKeys.get(args);
-        return key === undefined ? subscribe(args) : hub.subscribe(key, args);
+        return key === undefined ? subscribeEach(args, toEvent) : hub.subscribe(key, args);
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!('errors' in result) || !result.errors?.length) return result;

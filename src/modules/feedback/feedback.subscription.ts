@@ -1,8 +1,8 @@
 import { filter, pipe } from '@graphql-yoga/subscription';
-import { Arg, Ctx, ID, Resolver, Root, Subscription } from 'type-graphql';
+import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-graphql';
 import type { BusEvents } from '../../core/event-bus';
+import { SHARED_STREAM } from '../../core/shared-stream';
 import type { Context } from '../../graphql/context.type';
-import { Loaders } from '../../graphql/loaders';
 import type { Episode } from '../episodes/episode.type';
 import { getEpisode } from '../episodes/episodes.query';
 import type { FeedbackType } from './feedback-score';
@@ -34,6 +34,7 @@ function rowsOf(ctx: Context, event: FeedbackAddedPayload): EventRows {
 
 @Resolver()
 export class FeedbackSubscriptionResolver {
+  @Extensions(SHARED_STREAM)
   @Subscription(() => FeedbackEvent, {
     description: "Every new feedback of the caller's organization that matches the filters, from any server instance, with its episode.",
     subscribe: ({ args, context }) => {
@@ -58,11 +59,6 @@ export class FeedbackSubscriptionResolver {
     @Arg('episodeId', () => ID, { nullable: true, description: 'Only feedback of this episode.' }) _episodeId?: string,
     @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) _types?: FeedbackType[],
   ): Promise<FeedbackEvent> {
-    // the subscription's context lives as long as the stream: each event gets a fresh
-    // EntityManager and fresh loaders, so nothing is served from an earlier event's cache
-    // (the WebSocket server executes every event on its own copy of the context)
-    ctx.em = ctx.services.orm.em.fork();
-    ctx.loaders = new Loaders(ctx.em, ctx.orgId);
     const [feedback, episode] = await rowsOf(ctx, event);
     return Object.assign(new FeedbackEvent(), { feedback, episode });
   }

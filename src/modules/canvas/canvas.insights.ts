@@ -22,8 +22,8 @@ export async function episodesByCanvasType(
       WHERE e.org_id = ? AND e.agent_id = ? AND EXISTS (
         SELECT 1 FROM canvas_audits c WHERE c.org_id = e.org_id AND c.episode_id = e.id AND c.canvas_type = ? AND c.created_at >= ?
         ${args.action ? 'AND c.action = ?' : ''})
-      ORDER BY e.created_at DESC, e.id DESC LIMIT ${n}`,
-    params,
+      ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    [...params, n],
   );
   return rows.map(episodeFromRow);
 }

@@ -1,5 +1,3 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgArray } from '../../core/sql';
 import type { Episode as EpisodeEntity } from './episode.entity';
 import { Episode } from './episode.type';
 
@@ -59,12 +57,4 @@ export function episodeFromRow(r: EpisodeRow): Episode {
     accepted: r.accepted,
     updatedAt: date(r.updated_at)!,
   } as EpisodeEntity);
-}
-
-/** Episodes of these ids in the given order (one statement); ids of other orgs are skipped. */
-export async function loadEpisodesInOrder(em: EntityManager, orgId: string, ids: string[]): Promise<Episode[]> {
-  if (ids.length === 0) return [];
-  const rows = await em.execute<EpisodeRow[]>(`SELECT ${EPISODE_COLUMNS} FROM episodes e WHERE e.org_id = ? AND e.id = ANY(?::uuid[])`, [orgId, pgArray(ids)]);
-  const byId = new Map(rows.map((r) => [r.id, episodeFromRow(r)]));
-  return ids.map((id) => byId.get(id)).filter((e): e is Episode => e !== undefined);
 }

@@ -140,8 +140,8 @@ export async function failedFacts(em: EntityManager, orgId: string, topN: number
        WHERE ef.org_id = ? AND e.org_id = ? AND e.accepted = false
        GROUP BY ef.fact_id) x
      JOIN facts f ON f.org_id = ? AND f.id = x.fact_id
-     ORDER BY x.rejected DESC, f.created_at DESC, f.id DESC LIMIT ${n}`,
-    [orgId, orgId, orgId],
+     ORDER BY x.rejected DESC, f.created_at DESC, f.id DESC LIMIT ?`,
+    [orgId, orgId, orgId, n],
   );
   const now = new Date();
   return rows.map((r) => ({ fact: factFromRow(r, now), rejectedEpisodeCount: Number(r.rejected) }));

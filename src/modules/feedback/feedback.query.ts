@@ -58,8 +58,8 @@ export async function feedbackEpisodes(em: EntityManager, orgId: string, agentId
   const rows = await em.execute<EpisodeRow[]>(
     `SELECT ${EPISODE_COLUMNS} FROM episodes e
       WHERE e.org_id = ? AND e.agent_id = ? AND e.created_at >= ? AND ${aggregateFeedbackScoreSql('e')} >= ?
-      ORDER BY e.created_at DESC, e.id DESC LIMIT ${n}`,
-    [orgId, agentId, since(timeRange).toISOString(), minFeedbackScore],
+      ORDER BY e.created_at DESC, e.id DESC LIMIT ?`,
+    [orgId, agentId, since(timeRange).toISOString(), minFeedbackScore, n],
   );
   return rows.map(episodeFromRow);
 }

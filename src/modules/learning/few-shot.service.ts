@@ -21,8 +21,8 @@ export async function fewShotExamples(em: EntityManager, orgId: string, fingerpr
   const rows = await em.execute<{ id: string; snippet: string | null; after: unknown; created_at: Date }[]>(
     `SELECT id, meta->>'input_snippet' AS snippet, after, created_at FROM feedback
       WHERE org_id = ? AND layout_fingerprint = ? AND event_type IN ('EXTRACTION_LINE_CORRECTED', 'EXTRACTION_FIELD_CORRECTED')
-      ORDER BY created_at DESC, id DESC LIMIT ${n}`,
-    [orgId, fingerprint],
+      ORDER BY created_at DESC, id DESC LIMIT ?`,
+    [orgId, fingerprint, n],
   );
   const examples = rows.map((r) =>
     Object.assign(new FewShotExample(), { feedbackId: r.id, inputSnippet: firstCodePoints(r.snippet ?? '', SNIPPET_CHARS), output: r.after, createdAt: new Date(r.created_at) }),

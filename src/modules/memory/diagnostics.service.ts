@@ -23,8 +23,8 @@ export async function similarEpisodes(em: EntityManager, orgId: string, a: { top
               (SELECT count(*) FROM episode_facts ef WHERE ef.org_id = e.org_id AND ef.episode_id = e.id AND ef.fact_id = ANY(?::uuid[]))::int AS shared
          FROM episodes e WHERE e.org_id = ? AND coalesce(e.overall_score, 0) >= ?
           AND (e.topic = ? OR e.id IN (SELECT episode_id FROM episode_facts WHERE org_id = ? AND fact_id = ANY(?::uuid[])))) x
-      ORDER BY shared DESC, overall_score DESC NULLS LAST, created_at DESC, id DESC LIMIT ${n}`,
-    [facts, orgId, a.minScore, a.topic ?? null, orgId, facts],
+      ORDER BY shared DESC, overall_score DESC NULLS LAST, created_at DESC, id DESC LIMIT ?`,
+    [facts, orgId, a.minScore, a.topic ?? null, orgId, facts, n],
   );
   return rows.map(episodeFromRow);
 }

@@ -17,10 +17,10 @@ registerEnumType(CanvasActionEnum, {
   },
 });
 
-/** The 7 built-in canvas types; custom ones are lower-case identifiers too. */
-export const BUILT_IN_CANVAS_TYPES = ['generic', 'docs', 'email', 'sheets', 'orchestration', 'terminal', 'coding'];
-
-/** A canvas type: a lower-case identifier of at most 64 characters. */
+/**
+ * A canvas type: a lower-case identifier of at most 64 characters. Seven are built in (generic,
+ * docs, email, sheets, orchestration, terminal, coding); custom types follow the same rule.
+ */
 export function canvasType(field: string, value: string): string {
   if (!/^[a-z][a-z0-9_]*$/.test(value) || value.length > 64) {
     throw badInput(field, `${field} must be a lower-case identifier ([a-z][a-z0-9_]*) of at most 64 characters`);

@@ -33,8 +33,8 @@ export async function keysetPage<R extends { id: string }, N>(em: EntityManager,
   }
   const rows = await em.execute<(R & { sort_key: string })[]>(
     `SELECT ${q.columns}, ${timeSortKey(sort)} AS sort_key FROM ${q.table} ${q.alias}
-      WHERE ${where.join(' AND ')} ORDER BY ${sort} DESC, ${q.alias}.id DESC LIMIT ${n + 1}`,
-    params,
+      WHERE ${where.join(' AND ')} ORDER BY ${sort} DESC, ${q.alias}.id DESC LIMIT ?`,
+    [...params, n + 1],
   );
   const page = rows.slice(0, n);
   const nodes = await q.toNodes(page);

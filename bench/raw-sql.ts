@@ -43,15 +43,16 @@ const iso = (v: unknown) => new Date(v as string).toISOString();
 async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
   if (eps.length === 0) return [];
   const ids = `{${eps.map((e) => e.id).join(',')}}`;
-  const limit = LIMITS.subListDefault;
-  const newest = (order: string) => newestPerEpisode(order, limit);
+  // the newest 100 per episode, as the server's loaders keep by default
+  const newest = (order: string) => newestPerEpisode(order, LIMITS.subListDefault);
+  const [canvasW, feedbackW, segmentsW] = [newest('c.created_at DESC, c.id DESC'), newest('fb.created_at DESC, fb.id DESC'), newest('seq DESC')];
   const [canvas, fb, segs] = await Promise.all([
-    q(`SELECT * FROM (SELECT ${CANVAS_BRIEF_COLUMNS}${newest('c.created_at DESC, c.id DESC').select} FROM canvas_audits c
-                       WHERE c.org_id = $1 AND c.episode_id = ANY($2::uuid[])) x ${newest('').where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
-    q(`SELECT * FROM (SELECT ${FEEDBACK_BRIEF_COLUMNS}${newest('fb.created_at DESC, fb.id DESC').select} FROM feedback fb
-                       WHERE fb.org_id = $1 AND fb.episode_id = ANY($2::uuid[])) x ${newest('').where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
-    q(`SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${newest('seq DESC').select}
-                       FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[])) s ${newest('').where} ORDER BY episode_id, seq`, [orgId, ids]),
+    q(`SELECT * FROM (SELECT ${CANVAS_BRIEF_COLUMNS}${canvasW.select} FROM canvas_audits c
+                       WHERE c.org_id = $1 AND c.episode_id = ANY($2::uuid[])) x ${canvasW.where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
+    q(`SELECT * FROM (SELECT ${FEEDBACK_BRIEF_COLUMNS}${feedbackW.select} FROM feedback fb
+                       WHERE fb.org_id = $1 AND fb.episode_id = ANY($2::uuid[])) x ${feedbackW.where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
+    q(`SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${segmentsW.select}
+                       FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[])) s ${segmentsW.where} ORDER BY episode_id, seq`, [orgId, ids]),
   ]);
   const c = groupBy(canvas, 'episode_id');
   const f = groupBy(fb, 'episode_id');

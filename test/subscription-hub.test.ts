@@ -1,6 +1,6 @@
 import { buildSchema, type ExecutionArgs, type ExecutionResult, GraphQLError, parse } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { MAX_QUEUED_RESULTS, rootFieldNames, SubscriptionHub } from '../src/http/subscription-hub';
+import { MAX_QUEUED_RESULTS, rootFieldNames, SubscriptionHub, subscribeEach } from '../src/http/subscription-hub';
 
 // the hub on its own, with a source whose events the test pushes
 const schema = buildSchema('type Query { x: Int } type Subscription { tick: Int other: Int }');
@@ -140,5 +140,28 @@ describe('SubscriptionHub', () => {
     const doc = parse('subscription S { ...F } fragment F on Subscription { ... on Subscription { tick } }');
     expect([...rootFieldNames(doc, 'S')!]).toEqual(['tick']);
     expect(rootFieldNames(doc, 'Missing')).toBeNull();
+  });
+});
+
+describe('an unshared stream', () => {
+  it('executes each event with a context of its own, made from the subscriber\'s, and closes its source when it ends', async () => {
+    const source = channel();
+    const made: { from: unknown }[] = [];
+    const base = { subscriber: true };
+    const stream = await subscribeEach({ schema, document, contextValue: base, rootValue: { tick: () => source.iterator } }, (b) => {
+      const c = { from: b };
+      made.push(c);
+      return c;
+    });
+    if (!(Symbol.asyncIterator in stream)) throw new Error('expected a stream');
+    source.push(1);
+    source.push(2);
+    const results = [await stream.next(), await stream.next()].map((r) => (r.value as ExecutionResult).data);
+    expect(results).toEqual([{ tick: 1 }, { tick: 2 }]);
+    expect(made).toHaveLength(2);
+    expect(made[0]).not.toBe(made[1]);
+    expect(made.every((c) => c.from === base)).toBe(true);
+    await stream.return!();
+    expect(source.state.returned).toBe(true);
   });
 });

@@ -45,6 +45,27 @@ describe('feedbackAdded', () => {
     await c.dispose();
   });
 
+  it('executes each event with fresh loaders: a context list of the episode shows the feedback of that event', async () => {
+    const c = wsClient(s.wsUrl, a.token);
+    const e = await episode('agent-lists');
+    type Event = { feedbackAdded: { feedback: { id: string }; episode: { feedbackContext: { id: string }[] } | null } };
+    const sub = wsSubscribe<Event, { episodeId: string }>(
+      c,
+      `subscription Lists($episodeId: ID) { feedbackAdded(episodeId: $episodeId) { feedback { id } episode { feedbackContext { id } } } }`,
+      { episodeId: e.id },
+    );
+    await settle();
+    await thumbs(e.id);
+    await sub.waitFor(1);
+    await thumbs(e.id);
+    await sub.waitFor(2);
+    const [first, second] = sub.events.map((x) => x.data!.feedbackAdded);
+    expect(first.episode!.feedbackContext.map((f) => f.id)).toEqual([first.feedback.id]);
+    // a loader kept from the first event would answer with its one-item list again
+    expect(second.episode!.feedbackContext.map((f) => f.id)).toEqual([first.feedback.id, second.feedback.id]);
+    await c.dispose();
+  });
+
   it('never delivers another organization\'s feedback', async () => {
     const cb = wsClient(s.wsUrl, b.token);
     const subB = wsSubscribe(cb, FeedbackAddedDocument, {});

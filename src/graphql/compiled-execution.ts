@@ -6,6 +6,9 @@ import { forgetResponseBudget } from './response-size';
 /** How an operation was executed, for the metrics. */
 export type ExecutionPlan = 'compiled' | 'interpreted' | 'interpreted_after_error';
 
+/** A document seen once: compiled when it comes again. */
+const SEEN_ONCE = 'seen once';
+
 /**
  * Executes queries through plans compiled once per document (graphql-jit generates one function
  * per operation that resolves and completes the whole selection, instead of graphql-js walking the
@@ -18,9 +21,6 @@ export type ExecutionPlan = 'compiled' | 'interpreted' | 'interpreted_after_erro
  * remember what the first run read, so the second run reads little or nothing. Mutations and
  * subscriptions always run on graphql-js: their order of effects is graphql-js's.
  */
-/** A document seen once: compiled when it comes again. */
-const SEEN_ONCE = 'seen once';
-
 export class CompiledExecution {
   private readonly plans = new WeakMap<DocumentNode, Map<string, CompiledQuery | null | typeof SEEN_ONCE>>();
 

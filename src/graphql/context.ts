@@ -89,6 +89,5 @@ export function makeContext(services: Services, viewer: Viewer, requestId: strin
  * one stream may also execute at the same time.
  */
 export function eventContext(base: Context): Context {
-  const em = base.services.orm.em.fork();
-  return { ...base, em, loaders: new Loaders(em, base.orgId) };
+  return makeContext(base.services, base.viewer, base.requestId);
 }

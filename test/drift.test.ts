@@ -6,6 +6,7 @@ import { initOrm } from '../src/db/orm';
 import { printAppSchema } from '../src/graphql/build-schema';
 import { entities } from '../src/modules';
 import { cloneDatabase } from './helpers/db';
+import { printTables } from '../src/db/tables-print';
 
 describe('checked-in artefacts', () => {
   it('schema.graphql equals the schema the code emits (run `npm run schema:emit`)', () => {
@@ -42,6 +43,15 @@ describe('checked-in artefacts', () => {
       const diff = await orm.getSchemaGenerator().getUpdateSchemaSQL({ wrap: false });
       expect(diff.trim()).toBe('');
       expect(await orm.getMigrator().checkMigrationNeeded()).toBe(false);
+    } finally {
+      await orm.close(true);
+    }
+  });
+
+  it('src/db/tables.ts equals the tables of a database migrated with migrations/ (run `npm run tables:emit`)', async () => {
+    const orm = await initOrm({ clientUrl: await cloneDatabase(), entities });
+    try {
+      expect(readFileSync(join(projectRoot, 'src/db/tables.ts'), 'utf8')).toBe(await printTables(orm.em.fork()));
     } finally {
       await orm.close(true);
     }

@@ -1,34 +1,17 @@
 import type { Episode as EpisodeEntity } from './episode.entity';
 import { Episode } from './episode.type';
+import type { Selectable } from 'kysely';
+import type { EpisodesTable } from '../../db/tables';
+import type { Unqualified } from '../../db/typed-sql';
 
-/** The columns of `episodes` every raw query selects (alias `e`). */
-export const EPISODE_COLUMNS = `e.id, e.org_id, e.created_at, e.agent_id, e.session_id, e.title, e.task, e.intent, e.topic, e.blueprint,
-  e.ended_at, e.execution_ids, e.generation_config, e.metadata, e.canvas_action_count, e.feedback_count,
-  e.feedback_score_sum, e.feedback_score_count, e.overall_score, e.accepted, e.updated_at`;
+/** The columns of `episodes` every read selects (alias `e`); the row type follows from them. */
+export const EPISODE_COLUMNS = [
+  'e.id', 'e.org_id', 'e.created_at', 'e.agent_id', 'e.session_id', 'e.title', 'e.task', 'e.intent', 'e.topic', 'e.blueprint',
+  'e.ended_at', 'e.execution_ids', 'e.generation_config', 'e.metadata', 'e.canvas_action_count', 'e.feedback_count',
+  'e.feedback_score_sum', 'e.feedback_score_count', 'e.overall_score', 'e.accepted', 'e.updated_at',
+] as const;
 
-export interface EpisodeRow {
-  id: string;
-  org_id: string;
-  created_at: Date;
-  agent_id: string;
-  session_id: string | null;
-  title: string | null;
-  task: string | null;
-  intent: string | null;
-  topic: string | null;
-  blueprint: string | null;
-  ended_at: Date | null;
-  execution_ids: string[] | null;
-  generation_config: Record<string, unknown> | null;
-  metadata: Record<string, unknown> | null;
-  canvas_action_count: number;
-  feedback_count: number;
-  feedback_score_sum: number;
-  feedback_score_count: number;
-  overall_score: number | null;
-  accepted: boolean | null;
-  updated_at: Date;
-}
+export type EpisodeRow = Pick<Selectable<EpisodesTable>, Unqualified<(typeof EPISODE_COLUMNS)[number]>>;
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
 
@@ -47,8 +30,8 @@ export function episodeFromRow(r: EpisodeRow): Episode {
     blueprint: r.blueprint,
     endedAt: date(r.ended_at),
     executionIds: r.execution_ids ?? [],
-    generationConfig: r.generation_config,
-    metadata: r.metadata,
+    generationConfig: r.generation_config as Record<string, unknown> | null,
+    metadata: r.metadata as Record<string, unknown> | null,
     canvasActionCount: Number(r.canvas_action_count),
     feedbackCount: Number(r.feedback_count),
     feedbackScoreSum: Number(r.feedback_score_sum),

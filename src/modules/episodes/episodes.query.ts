@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, parseId } from '../../core/ids';
+import { firstRow, sql } from '../../db/typed-sql';
 import { keysetPage } from '../shared/keyset-page';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
@@ -11,7 +12,7 @@ import { aggregateFeedbackScoreSql } from '../shared/episode-feedback-counters';
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;
-  const [row] = await em.execute<EpisodeRow[]>(`SELECT ${EPISODE_COLUMNS} FROM episodes e WHERE e.org_id = ? AND e.id = ?`, [orgId, id.toLowerCase()]);
+  const row = await firstRow(em, sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', orgId).where('e.id', '=', id.toLowerCase()));
   return row ? episodeFromRow(row) : null;
 }
 
@@ -76,5 +77,5 @@ export function episodeConditions(orgId: string, filter: EpisodeFilter | null | 
 /** A page of episodes, newest first, by keyset (created_at, id). */
 export async function listEpisodes(em: EntityManager, orgId: string, filter: EpisodeFilter | null | undefined, first?: number | null, after?: string | null) {
   const { where, params } = episodeConditions(orgId, filter);
-  return keysetPage<EpisodeRow, Episode>(em, { columns: EPISODE_COLUMNS, table: 'episodes', alias: 'e', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(episodeFromRow) });
+  return keysetPage<EpisodeRow, Episode>(em, { columns: EPISODE_COLUMNS.join(', '), table: 'episodes', alias: 'e', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(episodeFromRow) });
 }

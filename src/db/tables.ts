@@ -1,0 +1,257 @@
+// Generated from the migrated database by `npm run tables:emit`; a test fails when it drifts.
+import type { ColumnType } from 'kysely';
+
+/** A column with a default: optional on insert. */
+export type Generated<T> = T extends ColumnType<infer S, infer I, infer U> ? ColumnType<S, I | undefined, U> : ColumnType<T, T | undefined, T>;
+/** timestamp / timestamptz / date: text as the database prints it (ISO 8601 when read through JSON). */
+export type Timestamp = ColumnType<string, string | Date, string | Date>;
+/** bigint / numeric: text, or a number when read through JSON. */
+export type BigNumber = ColumnType<string | number, string | number, string | number>;
+/** json / jsonb: the parsed value. */
+export type Json = ColumnType<unknown, string, string>;
+
+export interface ApiKeysTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  name: string;
+  role: string;
+  token_hash: string;
+  token_prefix: string;
+  revoked_at: Timestamp | null;
+}
+
+export interface CanvasAuditsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  agent_id: string;
+  session_id: string | null;
+  episode_id: string | null;
+  canvas_id: string | null;
+  canvas_type: string;
+  component_type: string | null;
+  action: string;
+  metadata: Json | null;
+}
+
+export interface ChangeLogTable {
+  id: Generated<BigNumber>;
+  org_id: string;
+  topic: string;
+  xid: BigNumber;
+  keys: string[];
+  created_at: Generated<Timestamp>;
+}
+
+export interface DocumentsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  document_id: string;
+  layout_fingerprint: string;
+  page_count: number;
+  page_dimensions: Json;
+  table_count: number;
+  text_coverage_ratio: number;
+  extraction_confidence: number | null;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface EpisodeFactsTable {
+  episode_id: string;
+  fact_id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+}
+
+export interface EpisodeOutputsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  episode_id: string;
+  kind: string;
+  content: Json;
+  difficulty: string | null;
+  quality_score: number | null;
+  regeneration_round: Generated<number>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface EpisodeSegmentsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  episode_id: string;
+  seq: number;
+  role: string;
+  content: string;
+  token_estimate: number;
+}
+
+export interface EpisodesTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  agent_id: string;
+  session_id: string | null;
+  title: string | null;
+  task: string | null;
+  intent: string | null;
+  topic: string | null;
+  blueprint: string | null;
+  ended_at: Timestamp | null;
+  execution_ids: Generated<string[]>;
+  generation_config: Json | null;
+  metadata: Json | null;
+  embedding: number[] | null;
+  canvas_action_count: Generated<number>;
+  feedback_count: Generated<number>;
+  feedback_score_sum: Generated<number>;
+  feedback_score_count: Generated<number>;
+  overall_score: number | null;
+  accepted: boolean | null;
+  updated_at: Generated<Timestamp>;
+  embedding_norm_sq: number | null;
+}
+
+export interface FactEmbeddingDimensionsTable {
+  org_id: string;
+  dimension: number;
+  created_at: Generated<Timestamp>;
+}
+
+export interface FactQueryContextsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  fact_id: string;
+  query: string;
+  normalized_query: string;
+  query_embedding: number[] | null;
+  usefulness: Generated<number>;
+  signal_count: Generated<number>;
+  last_signal_at: Timestamp | null;
+  query_embedding_norm_sq: number | null;
+}
+
+export interface FactSignalsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  fact_id: string;
+  context_id: string;
+  signal_type: string;
+  confidence: number;
+  delta: number;
+  query: string;
+  context: string | null;
+  actor_id: string | null;
+}
+
+export interface FactsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  bank_id: string;
+  text: Generated<string>;
+  kind: string | null;
+  external_id: string | null;
+  scope: string | null;
+  key: string | null;
+  value: string | null;
+  status: Generated<string>;
+  confidence: Generated<number>;
+  support_count: Generated<number>;
+  embedding: number[] | null;
+  usefulness: Generated<number>;
+  signal_count: Generated<number>;
+  last_signal_at: Timestamp | null;
+  last_used_at: Timestamp | null;
+  updated_at: Generated<Timestamp>;
+  embedding_norm_sq: number | null;
+}
+
+export interface FeedbackTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  episode_id: string | null;
+  agent_id: string | null;
+  session_id: string | null;
+  execution_id: string | null;
+  actor_id: string;
+  actor_user_id: string | null;
+  feedback_type: string;
+  rating: number | null;
+  score: number | null;
+  corrections: string | null;
+  event_type: string | null;
+  entity_type: string | null;
+  entity_id: string | null;
+  document_id: string | null;
+  layout_fingerprint: string | null;
+  before: Json | null;
+  after: Json | null;
+  meta: Json | null;
+  accepted: boolean | null;
+  reason: string | null;
+  changed_fields: string[] | null;
+}
+
+export interface IdempotencyKeysTable {
+  org_id: string;
+  key: string;
+  operation: string;
+  request_hash: string;
+  result: Json | null;
+  created_at: Generated<Timestamp>;
+  expires_at: Timestamp;
+}
+
+export interface LayoutProfilesTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  layout_fingerprint: string;
+  seen_count: Generated<number>;
+  last_seen_at: Generated<Timestamp>;
+  stats: Generated<Json>;
+  updated_at: Generated<Timestamp>;
+}
+
+export interface LearningEventCountsTable {
+  org_id: string;
+  day: Timestamp;
+  kind: string;
+  key_hash: string;
+  key: string;
+  count: number;
+}
+
+export interface OrganizationsTable {
+  id: string;
+  name: string;
+  created_at: Generated<Timestamp>;
+}
+
+/** Every table, by name. */
+export interface Tables {
+  api_keys: ApiKeysTable;
+  canvas_audits: CanvasAuditsTable;
+  change_log: ChangeLogTable;
+  documents: DocumentsTable;
+  episode_facts: EpisodeFactsTable;
+  episode_outputs: EpisodeOutputsTable;
+  episode_segments: EpisodeSegmentsTable;
+  episodes: EpisodesTable;
+  fact_embedding_dimensions: FactEmbeddingDimensionsTable;
+  fact_query_contexts: FactQueryContextsTable;
+  fact_signals: FactSignalsTable;
+  facts: FactsTable;
+  feedback: FeedbackTable;
+  idempotency_keys: IdempotencyKeysTable;
+  layout_profiles: LayoutProfilesTable;
+  learning_event_counts: LearningEventCountsTable;
+  organizations: OrganizationsTable;
+}

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
-import { keysetPage } from '../shared/keyset-page';
+import { keysetPageText } from '../shared/keyset-page';
 import { occurredAt, since } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
 import { CANVAS_ACTIONS, canvasType } from '../shared/canvas-vocabulary';
@@ -74,5 +74,5 @@ export async function listCanvasAudits(em: EntityManager, orgId: string, filter:
     where.push('c.created_at >= ?');
     params.push(since(f.timeRange, 'filter.timeRange').toISOString());
   }
-  return keysetPage<CanvasRow & { id: string }, CanvasAudit>(em, { columns: CANVAS_COLUMNS, table: 'canvas_audits', alias: 'c', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(canvasFromRow) });
+  return keysetPageText<CanvasRow & { id: string }, CanvasAudit>(em, { columns: CANVAS_COLUMNS, table: 'canvas_audits', alias: 'c', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(canvasFromRow) });
 }

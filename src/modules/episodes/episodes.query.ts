@@ -8,7 +8,8 @@ import { canvasType } from '../shared/canvas-vocabulary';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from './episode.rows';
 import type { Episode } from './episode.type';
 import type { EpisodeFilter } from './episodes.inputs';
-import { aggregateFeedbackScoreSql } from '../shared/episode-feedback-counters';
+import { aggregateFeedbackScoreOf } from '../shared/episode-feedback-counters';
+import { sql as raw } from 'kysely';
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;
@@ -16,66 +17,49 @@ export async function getEpisode(em: EntityManager, orgId: string, id: string): 
   return row ? episodeFromRow(row) : null;
 }
 
-/** SQL conditions (alias `e`) for an episode filter; every one is served by an index led by org_id. */
-export function episodeConditions(orgId: string, filter: EpisodeFilter | null | undefined, field = 'filter'): { where: string[]; params: unknown[] } {
-  const where = ['e.org_id = ?'];
-  const params: unknown[] = [orgId];
+/** The episodes (alias `e`) of an organization that a filter keeps; every condition is served by an index led by org_id. */
+export function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefined, field = 'filter') {
   const f = filter ?? {};
-  const eq = (col: string, v: unknown) => {
-    if (v === null || v === undefined) return;
-    where.push(`e.${col} = ?`);
-    params.push(v);
-  };
-  eq('agent_id', f.agentId);
-  eq('session_id', f.sessionId);
-  eq('topic', f.topic);
-  eq('intent', f.intent);
-  eq('accepted', f.accepted);
+  let q = sql.selectFrom('episodes as e').where('e.org_id', '=', orgId);
+  if (f.agentId !== null && f.agentId !== undefined) q = q.where('e.agent_id', '=', f.agentId);
+  if (f.sessionId !== null && f.sessionId !== undefined) q = q.where('e.session_id', '=', f.sessionId);
+  if (f.topic !== null && f.topic !== undefined) q = q.where('e.topic', '=', f.topic);
+  if (f.intent !== null && f.intent !== undefined) q = q.where('e.intent', '=', f.intent);
+  if (f.accepted !== null && f.accepted !== undefined) q = q.where('e.accepted', '=', f.accepted);
   const min = numberIn(`${field}.minFeedbackScore`, f.minFeedbackScore, -1, 1);
   const max = numberIn(`${field}.maxFeedbackScore`, f.maxFeedbackScore, -1, 1);
-  if (min !== null) {
-    where.push(`${aggregateFeedbackScoreSql('e')} >= ?`);
-    params.push(min);
-  }
-  if (max !== null) {
-    where.push(`${aggregateFeedbackScoreSql('e')} <= ?`);
-    params.push(max);
-  }
-  if (f.createdAfter) {
-    where.push('e.created_at >= ?');
-    params.push(f.createdAfter.toISOString());
-  }
-  if (f.createdBefore) {
-    where.push('e.created_at < ?');
-    params.push(f.createdBefore.toISOString());
-  }
-  if (f.timeRange !== null && f.timeRange !== undefined) {
-    where.push('e.created_at >= ?');
-    params.push(since(f.timeRange, `${field}.timeRange`).toISOString());
-  }
-  if (f.hasCanvas === true) where.push('e.canvas_action_count > 0');
-  if (f.hasCanvas === false) where.push('e.canvas_action_count = 0');
-  if ((f.canvasType ?? null) !== null || (f.canvasAction ?? null) !== null) {
-    const cond = ['c.org_id = e.org_id', 'c.episode_id = e.id'];
-    if (f.canvasType) {
-      cond.push('c.canvas_type = ?');
-      params.push(canvasType(`${field}.canvasType`, f.canvasType));
-    }
-    if (f.canvasAction) {
-      cond.push('c.action = ?');
-      params.push(f.canvasAction);
-    }
-    where.push(`EXISTS (SELECT 1 FROM canvas_audits c WHERE ${cond.join(' AND ')})`);
+  if (min !== null) q = q.where(aggregateFeedbackScoreOf('e'), '>=', min);
+  if (max !== null) q = q.where(aggregateFeedbackScoreOf('e'), '<=', max);
+  if (f.createdAfter) q = q.where('e.created_at', '>=', f.createdAfter.toISOString());
+  if (f.createdBefore) q = q.where('e.created_at', '<', f.createdBefore.toISOString());
+  if (f.timeRange !== null && f.timeRange !== undefined) q = q.where('e.created_at', '>=', since(f.timeRange, `${field}.timeRange`).toISOString());
+  if (f.hasCanvas === true) q = q.where('e.canvas_action_count', '>', 0);
+  if (f.hasCanvas === false) q = q.where('e.canvas_action_count', '=', 0);
+  const type = f.canvasType ? canvasType(`${field}.canvasType`, f.canvasType) : null;
+  const action = f.canvasAction ?? null;
+  if (type !== null || action !== null) {
+    q = q.where(({ exists, selectFrom }) =>
+      exists(
+        selectFrom('canvas_audits as c')
+          .select(raw.lit(1).as('one'))
+          .whereRef('c.org_id', '=', 'e.org_id')
+          .whereRef('c.episode_id', '=', 'e.id')
+          .$if(type !== null, (c) => c.where('c.canvas_type', '=', type!))
+          .$if(action !== null, (c) => c.where('c.action', '=', action!)),
+      ),
+    );
   }
   if (f.factId) {
-    where.push('EXISTS (SELECT 1 FROM episode_facts ef WHERE ef.org_id = e.org_id AND ef.episode_id = e.id AND ef.fact_id = ?)');
-    params.push(parseId(`${field}.factId`, f.factId));
+    const factId = parseId(`${field}.factId`, f.factId);
+    q = q.where(({ exists, selectFrom }) =>
+      exists(selectFrom('episode_facts as ef').select(raw.lit(1).as('one')).whereRef('ef.org_id', '=', 'e.org_id').whereRef('ef.episode_id', '=', 'e.id').where('ef.fact_id', '=', factId)),
+    );
   }
-  return { where, params };
+  return q;
 }
 
 /** A page of episodes, newest first, by keyset (created_at, id). */
 export async function listEpisodes(em: EntityManager, orgId: string, filter: EpisodeFilter | null | undefined, first?: number | null, after?: string | null) {
-  const { where, params } = episodeConditions(orgId, filter);
-  return keysetPage<EpisodeRow, Episode>(em, { columns: EPISODE_COLUMNS.join(', '), table: 'episodes', alias: 'e', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(episodeFromRow) });
+  const query = filteredEpisodes(orgId, filter).select(EPISODE_COLUMNS);
+  return keysetPage(em, query, { alias: 'e', sortColumn: 'created_at', first, after, toNodes: (rows: EpisodeRow[]) => rows.map(episodeFromRow) });
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { keysetPage } from '../shared/keyset-page';
+import { keysetPageText } from '../shared/keyset-page';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { pgArray } from '../../core/sql';
@@ -40,7 +40,7 @@ export async function listFacts(em: EntityManager, orgId: string, filter: FactFi
     params.push(pgArray(filter.statuses));
   }
   const now = new Date();
-  return keysetPage<FactRow, Fact>(em, { columns: FACT_COLUMNS, table: 'facts', alias: 'f', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map((r) => factFromRow(r, now)) });
+  return keysetPageText<FactRow, Fact>(em, { columns: FACT_COLUMNS, table: 'facts', alias: 'f', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map((r) => factFromRow(r, now)) });
 }
 
 interface UpsertRow {

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, parseId } from '../../core/ids';
-import { keysetPage } from '../shared/keyset-page';
+import { keysetPageText } from '../shared/keyset-page';
 import { pgArray } from '../../core/sql';
 import { since } from '../../core/time-range';
 import { limit as checkLimit, numberIn, text } from '../../core/validate';
@@ -48,7 +48,7 @@ export async function listFeedback(em: EntityManager, orgId: string, filter: Fee
     where.push('fb.created_at >= ?');
     params.push(since(f.timeRange, 'filter.timeRange').toISOString());
   }
-  return keysetPage<FeedbackRow, Feedback>(em, { columns: FEEDBACK_COLUMNS, table: 'feedback', alias: 'fb', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(feedbackFromRow) });
+  return keysetPageText<FeedbackRow, Feedback>(em, { columns: FEEDBACK_COLUMNS, table: 'feedback', alias: 'fb', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(feedbackFromRow) });
 }
 
 /** Episodes of an agent whose aggregate feedback is at least `minFeedbackScore`, newest first. */

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
-import { keysetPage } from '../shared/keyset-page';
+import { keysetPageText } from '../shared/keyset-page';
 import { checkFingerprint } from '../shared/layout-fingerprint';
 import { pgArray } from '../../core/sql';
 import { numberIn, text } from '../../core/validate';
@@ -108,7 +108,7 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
 
 /** Layout profiles, most recently seen first, by keyset (last_seen_at, id). */
 export async function listProfiles(em: EntityManager, orgId: string, first?: number | null, after?: string | null) {
-  return keysetPage<ProfileRow, LayoutProfile>(em, {
+  return keysetPageText<ProfileRow, LayoutProfile>(em, {
     columns: PROFILE_COLUMNS, table: 'layout_profiles', alias: 'p', sortColumn: 'last_seen_at', where: ['p.org_id = ?'], params: [orgId], first, after,
     toNodes: (rows) => profilesFromRows(em, orgId, rows),
   });

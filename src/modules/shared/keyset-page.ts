@@ -1,8 +1,47 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw, type SelectQueryBuilder } from 'kysely';
 import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
-import { timeSortKey } from '../../core/keyset';
+import { timeSortKey, timeSortKeyOf } from '../../core/keyset';
+import { rows as runRows } from '../../db/typed-sql';
 
-export interface KeysetQuery<R, N> {
+export interface KeysetOptions<R, N> {
+  /** the table alias of the statement (`e` for `episodes as e`) */
+  alias: string;
+  /** the timestamp column pages are ordered by (newest first, then id) */
+  sortColumn: string;
+  first?: number | null;
+  after?: string | null;
+  toNodes: (rows: R[]) => N[] | Promise<N[]>;
+}
+
+/**
+ * One page of a Relay connection by keyset (never OFFSET): `first + 1` rows newest first, the extra
+ * one only telling that another page follows. Cursors carry the sort time with microseconds.
+ * `query` selects the page's columns with its conditions (already scoped by org_id).
+ */
+export async function keysetPage<DB, TB extends keyof DB, R extends { id: string }, N>(
+  em: EntityManager,
+  query: SelectQueryBuilder<DB, TB, R>,
+  o: KeysetOptions<R, N>,
+) {
+  const n = pageSize(o.first);
+  const sort = raw.ref(`${o.alias}.${o.sortColumn}`);
+  const id = raw.ref(`${o.alias}.id`);
+  let q = query.select(timeSortKeyOf(sort).as('sort_key'));
+  if (o.after !== null && o.after !== undefined) {
+    const c = decodeCursor(o.after);
+    q = q.where(raw<boolean>`(${sort}, ${id}) < (${c.sortValue}::timestamptz, ${c.id}::uuid)`);
+  }
+  // the row type of a statement generic in its table is R plus the sort key, which the compiler cannot simplify
+  const rows = (await runRows(em, q.orderBy(sort, 'desc').orderBy(id, 'desc').limit(n + 1))) as unknown as (R & { sort_key: string })[];
+  const page = rows.slice(0, n);
+  const nodes = await o.toNodes(page);
+  const edges = page.map((r, i) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: nodes[i] }));
+  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+}
+
+/** `keysetPage` of a statement written as text (`?` placeholders); the typed form above replaces it. */
+export interface KeysetTextQuery<R, N> {
   /** columns to select, qualified by `alias` */
   columns: string;
   table: string;
@@ -21,7 +60,7 @@ export interface KeysetQuery<R, N> {
  * One page of a Relay connection by keyset (never OFFSET): `first + 1` rows newest first, the extra
  * one only telling that another page follows. Cursors carry the sort time with microseconds.
  */
-export async function keysetPage<R extends { id: string }, N>(em: EntityManager, q: KeysetQuery<R, N>) {
+export async function keysetPageText<R extends { id: string }, N>(em: EntityManager, q: KeysetTextQuery<R, N>) {
   const n = pageSize(q.first);
   const where = [...q.where];
   const params = [...q.params];

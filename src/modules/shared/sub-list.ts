@@ -1,3 +1,4 @@
+import { type RawBuilder, sql } from 'kysely';
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { badInput } from '../../core/errors';
 import { LIMITS, listCost } from '../../core/limits';
@@ -19,6 +20,12 @@ export const newestPerEpisode = (orderDesc: string, limit: number): { select: st
   select: `, row_number() OVER (PARTITION BY episode_id ORDER BY ${orderDesc}) AS rn`,
   where: `WHERE rn <= ${limit}`,
 });
+
+/**
+ * The rank of a row among its episode's rows, newest first by `orderDesc` (an ORDER BY list written in
+ * code, never from a request), for a built statement: keep the rows ranked at most the limit.
+ */
+export const rankInEpisode = (orderDesc: string): RawBuilder<number> => sql<number>`row_number() OVER (PARTITION BY episode_id ORDER BY ${sql.raw(orderDesc)})`;
 
 /** Groups rows by episode id in the order of `ids` (DataLoader contract), empty lists by default. */
 export function groupByEpisode<R extends { episode_id: string }, T>(ids: readonly string[], rows: R[], map: (r: R) => T): T[][] {

@@ -1,6 +1,6 @@
 import { sql as raw } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstRow, rows, sql, toDriverText } from '../src/db/typed-sql';
+import { firstRow, rows, sql, templateRows, toDriverText } from '../src/db/typed-sql';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -42,5 +42,13 @@ describe('statements built against the generated table types', () => {
     });
     const other = await s.createOrg('typed bystander');
     expect(await rows(em, sql.selectFrom('episodes as e').select(['e.id']).where('e.org_id', '=', other.orgId).where('e.id', '=', id))).toEqual([]);
+  });
+});
+
+describe('whole statements written as templates', () => {
+  it('bind their values and return rows of the declared type', async () => {
+    const em = s.app.db.orm.em.fork();
+    const found = await templateRows<{ n: number; tag: string }>(em, raw`SELECT count(*)::int AS n, ${'x?y'}::text AS tag FROM episodes WHERE org_id = ${org.orgId}`);
+    expect(found).toEqual([{ n: expect.any(Number), tag: 'x?y' }]);
   });
 });

@@ -2,6 +2,7 @@ import {
   type Compilable,
   DummyDriver,
   type InferResult,
+  type RawBuilder,
   Kysely,
   PostgresAdapter,
   PostgresIntrospector,
@@ -35,6 +36,17 @@ export type Unqualified<C extends string> = C extends `${string}.${infer N}` ? N
 export async function rows<Q extends Compilable<any>>(em: EntityManager, query: Q): Promise<InferResult<Q>> {
   const { text, params } = toDriverText(query);
   return (await em.execute(text, params)) as InferResult<Q>;
+}
+
+/**
+ * The rows of a whole statement written as a template (`sql\`...\`` of kysely, values bound), for the
+ * few that the builder cannot express plainly (recursive CTEs over vectors, multi-table writes in one
+ * statement). Its row type `R` must be composed from the table types (`Selectable<FactsTable>`...)
+ * and typed expressions, never written by hand.
+ */
+export async function templateRows<R>(em: EntityManager, statement: RawBuilder<R>): Promise<R[]> {
+  const { text, params } = toDriverText({ compile: () => statement.compile(sql) });
+  return (await em.execute(text, params)) as R[];
 }
 
 /** The first row of a statement built with `sql`, or undefined. */

@@ -1,5 +1,6 @@
 // Lint rules, type-aware: `npm run lint` (part of `npm run check` and of CI).
 import js from '@eslint/js';
+import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
@@ -18,7 +19,19 @@ export default tseslint.config(
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {
-    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    languageOptions: {
+      globals: globals.node,
+      parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname },
+    },
+    rules: {
+      // the compiler already reports undefined names in TypeScript
+      'no-undef': 'off',
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_' }],
+    },
+  },
+  {
+    files: ['dashboard/**'],
+    languageOptions: { globals: globals.browser },
   },
   {
     // tests and the benchmark read GraphQL answers and raw rows as untyped JSON on purpose: what

@@ -17,7 +17,7 @@ export async function loadBenchData(url: string, seeded: SeedResult): Promise<Be
       recallAgentId: seeded.recallAgentId,
       bankId: seeded.bankId,
       episodeIds,
-      hotEpisodeId: episodeIds[0]!,
+      hotEpisodeId: episodeIds[0],
       fingerprints: fps.rows.map((r) => r.layout_fingerprint as string),
       embeddingDim: seeded.plan.embeddingDim,
       factIds: facts.rows.map((r) => r.id as string),

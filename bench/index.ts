@@ -25,7 +25,7 @@ interface Args { scale: number; duration: number; warmup: number; connections: n
 function parseArgs(argv: string[]): Args {
   const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [], facts: null, dim: null, noRaw: false };
   for (let i = 0; i < argv.length; i++) {
-    const [k, v] = [argv[i]!, argv[i + 1]];
+    const [k, v] = [argv[i], argv[i + 1]];
     const num = () => {
       const n = Number(v);
       if (!Number.isFinite(n) || n < 0) throw new Error(`${k} expects a number`);
@@ -39,7 +39,10 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--subscribers') a.subscribers = num();
     else if (k === '--events') a.events = num();
     else if (k === '--writers') a.writers = num();
-    else if (k === '--only') (a.only = (v ?? '').split(',')), i++;
+    else if (k === '--only') {
+      a.only = (v ?? '').split(',');
+      i++;
+    }
     else if (k === '--facts') a.facts = num();
     else if (k === '--dim') a.dim = num();
     else if (k === '--no-raw') a.noRaw = true;
@@ -130,8 +133,8 @@ async function main(): Promise<void> {
       }
       const body = (i: number) => JSON.stringify({ query: s.query, variables: s.variables(data, i) });
       const targets: Target[] = [
-        { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, stats: gql.stats },
-        { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, stats: raw.stats },
+        { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, stats: () => gql.stats() },
+        { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, stats: () => raw.stats() },
       ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw)) as Target[];
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;

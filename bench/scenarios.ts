@@ -37,7 +37,7 @@ const CONTEXT = `id agentId title createdAt canvasActionCount feedbackCount aggr
   feedbackContext { id feedbackType score createdAt }
   segments { id seq role content tokenEstimate }`;
 
-const pick = <T>(xs: T[], i: number): T => xs[i % xs.length]!;
+const pick = <T>(xs: T[], i: number): T => xs[i % xs.length];
 
 const MEMORY_CONTEXT = `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`;
 const memoryContextVariables = (d: BenchData, i: number) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } });

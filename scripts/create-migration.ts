@@ -18,6 +18,6 @@ async function run(): Promise<void> {
 }
 
 run().catch((err) => {
-  process.stderr.write(String(err?.stack ?? err) + '\n');
+  process.stderr.write(String(err instanceof Error ? err.stack : err) + '\n');
   process.exit(1);
 });

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { buildSchema } from 'graphql';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { projectRoot } from '../src/db/paths';
@@ -20,7 +21,6 @@ describe('checked-in artefacts', () => {
 
   it('every type, field and argument of the schema has a description', () => {
     const sdl = printAppSchema();
-    const { buildSchema } = require('graphql') as typeof import('graphql');
     const schema = buildSchema(sdl);
     const missing: string[] = [];
     for (const type of Object.values(schema.getTypeMap())) {

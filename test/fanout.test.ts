@@ -75,7 +75,7 @@ describe('feedbackAdded fan-out', () => {
     for (const sub of rest) expect(ids(sub)).toEqual(sent);
     for (const gone of [subs[0], subs[3], subs[4], subs[5]]) expect(ids(gone)).toEqual(sent.slice(0, 3));
 
-    await Promise.all(clients.map((c) => c.dispose()));
+    await Promise.all(clients.map(async (c) => c.dispose()));
     await ready(s, 0, 0);
   });
 
@@ -85,11 +85,11 @@ describe('feedbackAdded fan-out', () => {
     const c1 = wsClient(s.wsUrl, a.token);
     const c2 = wsClient(s.wsUrl, a.token);
     const twice = (f: (c: ReturnType<typeof wsClient>) => Sub) => [f(c1), f(c2)];
-    const everything = twice((c) => wsSubscribe(c, FeedbackAddedDocument, {}) as Sub);
-    const byEpisode = twice((c) => wsSubscribe(c, FeedbackAddedDocument, { episodeId: ep1.id }) as Sub);
-    const byAgent = twice((c) => wsSubscribe(c, FeedbackAddedDocument, { agentId: 'y' }) as Sub);
-    const ratings = twice((c) => wsSubscribe(c, FeedbackAddedDocument, { types: ['RATING'] }) as Sub);
-    const alt = twice((c) => wsSubscribe(c, ALT) as Sub);
+    const everything = twice((c) => wsSubscribe(c, FeedbackAddedDocument, {}));
+    const byEpisode = twice((c) => wsSubscribe(c, FeedbackAddedDocument, { episodeId: ep1.id }));
+    const byAgent = twice((c) => wsSubscribe(c, FeedbackAddedDocument, { agentId: 'y' }));
+    const ratings = twice((c) => wsSubscribe(c, FeedbackAddedDocument, { types: ['RATING'] }));
+    const alt = twice((c) => wsSubscribe(c, ALT));
     await ready(s, 10, 5);
     const f1 = await feedback(ep1.id);
     const f2 = await feedback(ep2.id, a.token, s.url, 5);
@@ -112,7 +112,7 @@ describe('feedbackAdded fan-out', () => {
     const open = (token: string, variables: object) =>
       Array.from({ length: 4 }, () => {
         clients.push(wsClient(s.wsUrl, token));
-        return wsSubscribe(clients.at(-1)!, FeedbackAddedDocument, variables) as Sub;
+        return wsSubscribe(clients.at(-1)!, FeedbackAddedDocument, variables);
       });
     // org B subscribes with org A's episode id: the same bytes as org A's subscribers
     const [aAll, aEp, bAll, bEp] = [open(a.token, {}), open(a.token, { episodeId: epA.id }), open(b.token, {}), open(b.token, { episodeId: epA.id })];
@@ -128,7 +128,7 @@ describe('feedbackAdded fan-out', () => {
     for (const x of [...aAll, ...aEp]) expect(sorted(ids(x))).toEqual(sorted(fromA));
     for (const x of bAll) expect(sorted(ids(x))).toEqual(sorted(fromB));
     for (const x of bEp) expect(x.events).toEqual([]);
-    await Promise.all(clients.map((c) => c.dispose()));
+    await Promise.all(clients.map(async (c) => c.dispose()));
     await ready(s, 0, 0);
   });
 
@@ -178,7 +178,7 @@ describe('feedbackAdded fan-out', () => {
     await ready(s, 26, 1);
     const withMany = await measure(many);
     // another selection of the same event reads nothing more either
-    const alt = wsSubscribe(c, ALT) as Sub;
+    const alt: Sub = wsSubscribe(c, ALT);
     await ready(s, 27, 2);
     const withAlt = await measure([...many, alt]);
     console.log(`statements per event: mutation only ${withNone}, 1 subscriber ${withOne}, 26 subscribers ${withMany}, and a second selection ${withAlt}`);
@@ -188,7 +188,7 @@ describe('feedbackAdded fan-out', () => {
     expect(one[0].events).toHaveLength(3);
     expect(many.slice(1).every((x) => x.events.length === 2 && !x.errors.length)).toBe(true);
     expect(alt.events).toHaveLength(1);
-    await Promise.all([c, ...clients].map((x) => x.dispose()));
+    await Promise.all([c, ...clients].map(async (x) => x.dispose()));
     await ready(s, 0, 0);
   });
 
@@ -205,7 +205,7 @@ describe('feedbackAdded fan-out', () => {
       const open = (t: TestServer, token: string, n: number) =>
         Array.from({ length: n }, () => {
           clients.push(wsClient(t.wsUrl, token));
-          return wsSubscribe(clients.at(-1)!, FeedbackAddedDocument, {}) as Sub;
+          return wsSubscribe(clients.at(-1)!, FeedbackAddedDocument, {});
         });
       const first = open(two, orgA.token, 1);
       await ready(two, 1, 1);
@@ -235,7 +235,7 @@ describe('feedbackAdded fan-out', () => {
       for (const x of aTwo.slice(1)) expect(ids(x)).toEqual([f2]);
       for (const x of aOne) expect(ids(x)).toEqual([f2]);
       for (const x of bTwo) expect(ids(x)).toEqual([g1]);
-      await Promise.all(clients.map((c) => c.dispose()));
+      await Promise.all(clients.map(async (c) => c.dispose()));
     } finally {
       await two.close();
       await one.close();

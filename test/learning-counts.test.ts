@@ -191,7 +191,7 @@ describe('daily learning event counts', () => {
       );
       const migrator = orm.getMigrator();
       const names = (await migrator.getExecutedMigrations()).map((m) => m.name);
-      await migrator.down(names.find((n) => n.endsWith('_learning_event_counts'))!);
+      await migrator.down(names.find((n) => n.endsWith('_learning_event_counts')));
       expect((await db.query(`SELECT to_regclass('learning_event_counts') AS t`)).rows[0].t).toBeNull();
       await migrator.up();
       const stored = (await db.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, count FROM learning_event_counts WHERE org_id = $1 ORDER BY 1, 2, 3`, [org])).rows;

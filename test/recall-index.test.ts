@@ -8,6 +8,7 @@ import { rankingQuery, validateRecall } from '../src/modules/facts/recall.servic
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { candidateIds } from '../src/modules/facts/vectors/candidates';
 import { rankCandidates } from '../src/modules/facts/vectors/exact-rank';
+import { UsefulnessSource } from '../src/modules/facts/facts.type';
 import { FactIndex } from '../src/modules/facts/vectors/fact-index';
 import { decodeFloat8Array } from '../src/modules/facts/vectors/float8-binary';
 import { contextMatches, cosine, finalScore, normalizeQuery, semanticFromCosine, usefulnessAt } from '../src/modules/facts/usefulness';
@@ -175,7 +176,7 @@ describe('recall through the vector index', () => {
             if (textOnly) expect(await rows(candidates)).toEqual(whole);
             else {
               const here = (await rankCandidates(tx, org.orgId, p, queryEmbedding, candidates!))!;
-              expect(here.map((r) => [r.fact.id, r.usefulnessSource === 'QUERY_CONTEXT'])).toEqual(whole.map((w) => [w[0], w[3]]));
+              expect(here.map((r) => [r.fact.id, r.usefulnessSource === UsefulnessSource.QUERY_CONTEXT])).toEqual(whole.map((w) => [w[0], w[3]]));
               here.forEach((r, i) => {
                 expect(r.semanticScore).toBe(whole[i][1]);
                 expect(Math.abs(r.usefulnessScore - (whole[i][2] as number))).toBeLessThan(1e-12);

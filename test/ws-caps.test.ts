@@ -45,7 +45,7 @@ describe('WebSocket caps per API key', () => {
     await until('graphql_websockets_open', 3);
     const c4 = wsClient(s.wsUrl, a.token);
     await connected(c4, a.orgId);
-    await Promise.all([c1, c4, ...others].map((c) => c.dispose()));
+    await Promise.all([c1, c4, ...others].map(async (c) => c.dispose()));
     await until('graphql_websockets_open', 0);
   });
 

@@ -61,7 +61,7 @@ export function ChartBox(p: ChartProps) {
       },
     });
     return () => chart.destroy();
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // redrawn only when the data or the kind of chart changes, not on every render of its parent
   }, [drawn, p.kind, p.horizontal]);
   return (
     <figure class="chart" data-chart={p.id} data-series={drawn}>

@@ -24,7 +24,7 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], skip = false
     return () => {
       live = false;
     };
-    // eslint-disable-next-line react-hooks/exhaustive-deps
+    // runs again only when a listed value changes: `load` is a new closure on every render
   }, [...deps, tick, skip]);
   return { ...state, reload: () => setTick((t) => t + 1) };
 }

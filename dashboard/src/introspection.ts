@@ -27,6 +27,6 @@ export const INTROSPECTION = `query ExplorerIntrospection {
 }`;
 
 export async function fetchSchema(key: string): Promise<GraphQLSchema> {
-  const data = await request<IntrospectionQuery, Record<string, never>>(key, { toString: () => INTROSPECTION } as never, {});
+  const data = await request<IntrospectionQuery, Record<string, never>>(key, { toString: () => INTROSPECTION }, {});
   return buildClientSchema(data);
 }

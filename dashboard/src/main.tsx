@@ -33,7 +33,7 @@ function SignIn(props: { onSignedIn(key: string, viewer: Viewer): void; message:
   return (
     <main class="signin">
       <h1>memory-loop</h1>
-      <form onSubmit={submit} autocomplete="off">
+      <form onSubmit={(e) => void submit(e)} autocomplete="off">
         <label for="api-key">API key</label>
         <input id="api-key" name="api-key" type="password" value={value} onInput={(e) => setValue(e.currentTarget.value)} placeholder="ml_…" />
         <button type="submit" disabled={busy}>

@@ -60,7 +60,7 @@ export function Shell(p: { apiKey: string; viewer: { orgName: string; role: Role
         <span class={`conn conn-${feed.state}`} data-testid="connection" data-state={feed.state} title="live feedback stream">
           {feed.state === 'live' ? 'live' : feed.state === 'refused' ? 'stream refused' : `${feed.state}…`}
         </span>
-        <button type="button" onClick={p.onSignOut}>
+        <button type="button" onClick={() => p.onSignOut()}>
           Sign out
         </button>
       </header>

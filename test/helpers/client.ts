@@ -10,7 +10,7 @@ export interface GqlResult<T> {
 }
 
 type Doc<T, V> = TypedDocumentNode<T, V> | string;
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
+ 
 const text = (doc: TypedDocumentNode<any, any> | string) => (typeof doc === 'string' ? doc : print(doc));
 
 /** One GraphQL operation over HTTP. */
@@ -75,7 +75,7 @@ export function wsSubscribe<T, V>(client: Client, doc: Doc<T, V>, variables?: V)
     { query: text(doc), variables: variables as Record<string, unknown> },
     {
       next: (v) => {
-        events.push(v as (typeof events)[number]);
+        events.push(v);
         waiters.forEach((w) => w());
       },
       error: (e) => {

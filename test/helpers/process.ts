@@ -17,8 +17,8 @@ export async function spawnServer(env: Record<string, string>, waitFor = 'memory
   const child = spawn(process.execPath, [main], { env: { ...process.env, NODE_ENV: 'development', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   let err = '';
-  child.stdout!.on('data', (d) => (out += d));
-  child.stderr!.on('data', (d) => (err += d));
+  child.stdout.on('data', (d) => (out += d));
+  child.stderr.on('data', (d) => (err += d));
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start: ${out}\n${err}`)), 60_000);
@@ -28,7 +28,7 @@ export async function spawnServer(env: Record<string, string>, waitFor = 'memory
         resolve();
       }
     };
-    child.stdout!.on('data', check);
+    child.stdout.on('data', check);
     void exited.then((code) => {
       clearTimeout(timer);
       if (!out.includes(waitFor)) reject(new Error(`server exited with ${code}: ${out}\n${err}`));

@@ -53,7 +53,8 @@ export function CanvasView({ apiKey }: ViewProps) {
         class="filters"
         onSubmit={(e) => {
           e.preventDefault();
-          setTyped(String(new FormData(e.currentTarget).get('agentId') ?? '').trim() || null);
+          const agent = new FormData(e.currentTarget).get('agentId');
+          setTyped((typeof agent === 'string' ? agent.trim() : '') || null);
         }}
       >
         <input name="agentId" placeholder="agent" defaultValue={agentId ?? ''} key={agentId ?? ''} />

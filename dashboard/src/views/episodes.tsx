@@ -6,7 +6,10 @@ import type { ViewProps } from '../shell';
 import { Status } from './status';
 
 const PAGE = 20;
-const text = (form: FormData, name: string) => String(form.get(name) ?? '').trim() || undefined;
+const text = (form: FormData, name: string) => {
+  const v = form.get(name);
+  return (typeof v === 'string' ? v.trim() : '') || undefined;
+};
 const number = (form: FormData, name: string) => (text(form, name) === undefined ? undefined : Number(text(form, name)));
 const instant = (form: FormData, name: string) => (text(form, name) ? new Date(`${text(form, name)}Z`).toISOString() : undefined);
 
@@ -24,7 +27,7 @@ function readFilter(form: FormData): EpisodeFilter {
     createdAfter: instant(form, 'after'),
     createdBefore: instant(form, 'before'),
   };
-  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined)) as EpisodeFilter;
+  return Object.fromEntries(Object.entries(f).filter(([, v]) => v !== undefined));
 }
 
 // the list as it was left, for the way back from an episode's detail

@@ -25,7 +25,7 @@ function ForgetPreview({ apiKey }: { apiKey: string }) {
   return (
     <div data-testid="forget-preview">
       <h3>Forgetting preview (dry run, ADMIN)</h3>
-      <form onSubmit={run} class="filters">
+      <form onSubmit={(e) => void run(e)} class="filters">
         <label>
           decay below <input type="number" step="0.01" min="0" max="1" value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
         </label>

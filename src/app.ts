@@ -7,10 +7,9 @@ import { startEmbedded } from './db/embedded';
 import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
-import { FactIndex } from './modules/facts/vectors/fact-index';
-import { CandidateCache } from './modules/memory/candidates.cache';
-import { ensureFirstOrganization, type FirstStart } from './modules/orgs/bootstrap';
-import { KeyCache } from './modules/orgs/key-cache';
+import { FactIndex } from './modules/facts';
+import { CandidateCache } from './modules/memory';
+import { ensureFirstOrganization, type FirstStart, KeyCache } from './modules/orgs';
 
 export interface Database {
   orm: MikroORM;

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import type { Role } from './modules/orgs/role';
+import type { Role } from './modules/orgs';
 
 /** What one API key (by its role) or one organization may spend. */
 export interface Budget {

@@ -1,10 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
 import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
-import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory/lifecycle.service';
+import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory';
 import type { Logger } from '../core/logger';
-import { createApiKey, createOrganization, findOrganization, listOrganizations } from '../modules/orgs/orgs.service';
-import { ROLES, type Role } from '../modules/orgs/role';
+import { createApiKey, createOrganization, findOrganization, listOrganizations, ROLES, type Role } from '../modules/orgs';
 
 export class UsageError extends Error {
   override name = 'UsageError';

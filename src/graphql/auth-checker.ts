@@ -1,6 +1,6 @@
 import type { AuthChecker } from 'type-graphql';
 import { forbidden } from '../core/errors';
-import type { Role } from '../modules/orgs/role';
+import type { Role } from '../modules/orgs';
 import type { Context } from './context.type';
 
 /**

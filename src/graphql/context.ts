@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
 import { hashToken } from '../core/tokens';
 import { isDatabaseUnavailable } from '../db/unavailable';
-import { authenticate, type Viewer } from '../modules/orgs/orgs.service';
+import { authenticate, type Viewer } from '../modules/orgs';
 import type { Context } from './context.type';
 import { unavailableError } from './errors';
 import { Loaders } from './loaders';

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../core/logger';
-import type { Viewer } from '../modules/orgs/orgs.service';
+import type { Viewer } from '../modules/orgs';
 import type { Loaders } from './loaders';
 import type { Services } from './services';
 

@@ -2,9 +2,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { EventBus } from '../core/event-bus';
 import type { Logger } from '../core/logger';
-import type { FactIndex } from '../modules/facts/vectors/fact-index';
-import type { CandidateCache } from '../modules/memory/candidates.cache';
-import type { KeyCache } from '../modules/orgs/key-cache';
+import type { FactIndex } from '../modules/facts';
+import type { CandidateCache } from '../modules/memory';
+import type { KeyCache } from '../modules/orgs';
 
 /** Process-wide parts a resolver may need besides its request context. */
 export interface Services {

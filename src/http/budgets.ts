@@ -2,7 +2,7 @@ import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Budget, BudgetSettings } from '../config';
 import type { Logger } from '../core/logger';
-import type { Role } from '../modules/orgs/role';
+import type { Role } from '../modules/orgs';
 import { Slots } from './slots';
 
 export type BudgetScope = 'key' | 'org';

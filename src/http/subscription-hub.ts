@@ -1,5 +1,5 @@
 import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, Kind } from 'graphql';
-import { fieldNames } from '../modules/shared/selection';
+import { fieldNames } from '../modules/shared';
 
 /** Results a subscriber may have waiting (a socket that cannot keep up) before its subscription ends with an error. */
 export const MAX_QUEUED_RESULTS = 1_000;

@@ -13,7 +13,7 @@ import { formatGraphQLError } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
-import { validKeyIds, type Viewer } from '../modules/orgs/orgs.service';
+import { validKeyIds, type Viewer } from '../modules/orgs';
 import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
 import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';

@@ -7,15 +7,12 @@ import { factEntities, factResolvers } from './facts';
 import { feedbackEntities, feedbackResolvers } from './feedback';
 import { learningEntities, learningResolvers } from './learning';
 import { memoryEntities, memoryResolvers } from './memory';
-import { ApiKey } from './orgs/api-key.entity';
-import { Organization } from './orgs/organization.entity';
-import { OrgsResolver } from './orgs/orgs.resolver';
-import { HeartbeatResolver } from './system/heartbeat.resolver';
+import { orgEntities, orgResolvers } from './orgs';
+import { systemResolvers } from './system';
 
 /** Every entity the ORM knows; each module lists its own in its index.ts. */
 export const entities: Function[] = [
-  Organization,
-  ApiKey,
+  ...orgEntities,
   IdempotencyKey,
   ChangeLogEntry,
   ...episodeEntities,
@@ -28,8 +25,8 @@ export const entities: Function[] = [
 
 /** Every resolver of the schema; each module lists its own in its index.ts. */
 export const resolvers: NonEmptyArray<Function> = [
-  OrgsResolver,
-  HeartbeatResolver,
+  ...orgResolvers,
+  ...systemResolvers,
   ...episodeResolvers,
   ...canvasResolvers,
   ...factResolvers,

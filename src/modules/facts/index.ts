@@ -6,3 +6,5 @@ import { SignalsResolver } from './signals.resolver';
 
 export const factEntities: Function[] = [Fact, FactQueryContext, FactSignal, FactEmbeddingDimension];
 export const factResolvers: Function[] = [FactsResolver, SignalsResolver, RecallResolver];
+
+export { FactIndex } from './vectors/fact-index';

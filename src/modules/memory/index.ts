@@ -3,3 +3,6 @@ import { MemoryResolver } from './memory.resolver';
 
 export const memoryEntities: Function[] = [];
 export const memoryResolvers: Function[] = [MemoryResolver, LifecycleResolver];
+
+export { CandidateCache } from './candidates.cache';
+export { forgetEpisodes, purgeExpiredFeedback } from './lifecycle.service';

@@ -1,0 +1,11 @@
+import { ApiKey } from './api-key.entity';
+import { Organization } from './organization.entity';
+import { OrgsResolver } from './orgs.resolver';
+
+export const orgEntities: Function[] = [Organization, ApiKey];
+export const orgResolvers = [OrgsResolver] as const;
+
+export { ensureFirstOrganization, type FirstStart } from './bootstrap';
+export { KeyCache } from './key-cache';
+export { authenticate, createApiKey, createOrganization, findOrganization, listOrganizations, validKeyIds, type Viewer } from './orgs.service';
+export { CAN, ROLES, RoleEnum, type Role } from './role';

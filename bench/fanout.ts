@@ -2,7 +2,7 @@ import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
 import { fanOut } from './scenarios';
 
-export interface Latency {
+interface Latency {
   p50: number;
   p99: number;
   max: number;

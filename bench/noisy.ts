@@ -6,14 +6,14 @@ import { UNBOUNDED_BUDGETS } from './unbounded';
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<any>;
 
 /** The quiet organization's request: a page of its episodes with a little context. */
-export const QUIET_QUERY = `query Quiet { episodes(first: 10) { edges { node { id title feedbackCount segments { id role } } } } }`;
+const QUIET_QUERY = `query Quiet { episodes(first: 10) { edges { node { id title feedbackCount segments { id role } } } } }`;
 const page = (first: number) => `query Heavy { episodes(first: ${first}) { edges { node { id agentId title createdAt canvasActionCount feedbackCount aggregateFeedbackScore
   canvasContext { id canvasType action createdAt } feedbackContext { id feedbackType score createdAt } segments { id seq role content tokenEstimate } } } } }`;
 /**
  * What the heavy key sends: the benchmark's enriched page of 20 episodes (2,860 complexity points),
  * and the largest such page, 100 episodes (14,300 points, some 40 ms of one core per request).
  */
-export const HEAVY = [
+const HEAVY = [
   { name: 'pages of 20 episodes with context', query: page(20) },
   { name: 'pages of 100 episodes with context', query: page(100) },
 ] as const;
@@ -21,19 +21,19 @@ export const HEAVY = [
 /** Settings that put every budget and per-key cap out of reach of the benchmark's load. */
 export const UNBOUNDED: Record<string, string> = { ...UNBOUNDED_BUDGETS, WS_SOCKETS_PER_KEY: '1000000', WS_SUBSCRIPTIONS_PER_KEY: '1000000' };
 
-export interface Latency {
+interface Latency {
   requests: number;
   p50: number;
   p99: number;
   errors: number;
 }
-export interface Flood {
+interface Flood {
   requests: number;
   served: number;
   refused: number;
   servedPerSecond: number;
 }
-export interface Beside extends Latency {
+interface Beside extends Latency {
   /** what the heavy key sent */
   sends: string;
   /** default budgets, or budgets out of reach (what the budgets buy) */

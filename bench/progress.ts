@@ -13,7 +13,7 @@ export interface Step {
 
 const write = (line: string) => process.stderr.write(`${line}\n`);
 
-export function duration(ms: number): string {
+function duration(ms: number): string {
   const s = Math.max(0, Math.round(ms / 1000));
   if (s < 60) return `${s} s`;
   const m = Math.floor(s / 60);

@@ -18,7 +18,7 @@ import { layoutCountsStatement, profilesStatement, seriesStatement } from '../sr
 import { aggregateFeedbackScore, moveFeedbackCounters } from '../src/modules/shared/episode-feedback-counters';
 
 /** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
-export type Q = (sql: string, params: unknown[]) => Promise<any[]>;
+type Q = (sql: string, params: unknown[]) => Promise<any[]>;
 
 type Row = Record<string, any>;
 const groupBy = (rows: Row[], key: string) => {

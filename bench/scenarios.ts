@@ -52,7 +52,7 @@ export const recallVariables = (d: BenchData, i: number) => ({
 });
 
 /** A deterministic pseudo-random unit vector (the same i gives the same query in both servers). */
-export function queryEmbedding(dim: number, i: number): number[] {
+function queryEmbedding(dim: number, i: number): number[] {
   let x = (i * 2654435761) % 4294967296;
   const v: number[] = [];
   for (let k = 0; k < dim; k++) {

@@ -18,7 +18,7 @@ export interface SeedPlan {
   recallEpisodes: number;
 }
 
-export function seedPlan(scale: number, overrides: Partial<SeedPlan> = {}): SeedPlan {
+function seedPlan(scale: number, overrides: Partial<SeedPlan> = {}): SeedPlan {
   const n = (v: number) => Math.max(1, Math.round(v * scale));
   return {
     orgs: 2,
@@ -49,15 +49,15 @@ export interface SeedResult {
   ms: number;
 }
 
-export const BENCH_BANK = 'agent-0';
-export const BENCH_AGENT = 'agent-0';
-export const BENCH_RECALL_AGENT = 'agent-recall';
+const BENCH_BANK = 'agent-0';
+const BENCH_AGENT = 'agent-0';
+const BENCH_RECALL_AGENT = 'agent-recall';
 /** the agent of the episodes the recordEpisode scenario writes */
 export const BENCH_WRITER_AGENT = 'agent-writer';
-export const ACTOR_ID = '00000000-0000-4000-8000-000000000001';
+const ACTOR_ID = '00000000-0000-4000-8000-000000000001';
 
 /** sha256 hex fingerprint of layout k, the same expression in SQL and in scenario setup */
-export const layoutFingerprintSql = (k: string) => `encode(sha256(convert_to('layout-' || ${k}, 'UTF8')), 'hex')`;
+const layoutFingerprintSql = (k: string) => `encode(sha256(convert_to('layout-' || ${k}, 'UTF8')), 'hex')`;
 
 async function seedEpisodes(c: pg.ClientBase, orgId: string, p: SeedPlan, count: number): Promise<void> {
   // episodes spread over 10 agents and the last 90 days; sessions of 10 episodes

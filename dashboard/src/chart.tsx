@@ -14,7 +14,7 @@ import {
 
 Chart.register(BarController, BarElement, CategoryScale, LinearScale, LineController, LineElement, PointElement, Tooltip, Legend);
 
-export interface Series {
+interface Series {
   label: string;
   data: (number | null)[];
 }

@@ -8,7 +8,7 @@ const typeRef = (levels: number): string => (levels === 0 ? 'kind name' : `kind 
 const TYPE = typeRef(6);
 const INPUT_VALUE = `name description type { ${TYPE} } defaultValue isDeprecated deprecationReason`;
 
-export const INTROSPECTION = `query ExplorerIntrospection {
+const INTROSPECTION = `query ExplorerIntrospection {
   __schema {
     description
     queryType { name }

@@ -16,7 +16,7 @@ const KEEP = 200;
 const PAGE = 50;
 const REFUSED = 4403;
 /** backoff between reconnects: 250 ms doubling to 5 s, with jitter so a restarted server is not hit at once by every tab */
-export const retryDelay = (retries: number): number => Math.min(250 * 2 ** retries, 5000) * (0.75 + Math.random() * 0.5);
+const retryDelay = (retries: number): number => Math.min(250 * 2 ** retries, 5000) * (0.75 + Math.random() * 0.5);
 
 /**
  * The `feedbackAdded` stream of the signed-in key, newest first. It reconnects by itself; after a

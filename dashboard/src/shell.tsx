@@ -14,7 +14,7 @@ export interface ViewProps {
 }
 
 /** what each role may see; the server refuses the rest anyway, this keeps it out of sight */
-export const canSeeLearning = (role: Role) => role === 'ADMIN' || role === 'INTEGRATOR';
+const canSeeLearning = (role: Role) => role === 'ADMIN' || role === 'INTEGRATOR';
 export const canForget = (role: Role) => role === 'ADMIN';
 
 const tabs: { id: string; label: string; visible(role: Role): boolean }[] = [

@@ -5,7 +5,7 @@ import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory';
 import type { Logger } from '../core/logger';
 import { createApiKey, createOrganization, findOrganization, listOrganizations, ROLES, type Role } from '../modules/orgs';
 
-export class UsageError extends Error {
+class UsageError extends Error {
   override name = 'UsageError';
 }
 

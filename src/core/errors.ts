@@ -42,7 +42,6 @@ export class AppError extends Error {
 export const badInput = (field: string, message: string) => new AppError('BAD_USER_INPUT', message, field);
 export const notFound = (what: string, field?: string) => new AppError('NOT_FOUND', `${what} not found`, field);
 export const forbidden = (message = 'your API key role may not do this') => new AppError('FORBIDDEN', message);
-export const unauthenticated = (message: string) => new AppError('UNAUTHENTICATED', message);
 export const conflict = (message: string, field?: string) => new AppError('CONFLICT', message, field);
 
 /** The service cannot start for a reason a person can fix (a busy port): one sentence, exit code 2. */

@@ -1,10 +1,7 @@
-import { type EntityManager, MikroORM, type Options, ReflectMetadataProvider } from '@mikro-orm/postgresql';
+import { MikroORM, type Options, ReflectMetadataProvider } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import type { Logger } from '../core/logger';
 import { migrationsDir } from './paths';
-
-export type { EntityManager };
-export type Orm = MikroORM;
 
 export interface OrmSettings {
   clientUrl: string;
@@ -20,7 +17,7 @@ const knexLog = (logger: Logger | undefined, level: 'warn' | 'error' | 'debug') 
   logger?.[level]({ driver: typeof message === 'string' ? message : String(message) }, 'database driver');
 
 /** The MikroORM options shared by the server, the CLI, the migration tools and the tests. */
-export function ormOptions(s: OrmSettings): Options {
+function ormOptions(s: OrmSettings): Options {
   return {
     clientUrl: s.clientUrl,
     replicas: (s.replicaUrls ?? []).map((url) => ({ clientUrl: url })),

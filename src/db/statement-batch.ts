@@ -18,7 +18,7 @@ interface Pending {
  * driver returns as strings (numeric, bigint) arrive as numbers, and timestamps arrive in ISO 8601
  * form. The row mappers accept both.
  */
-export class StatementBatch {
+class StatementBatch {
   private pending: Pending[] = [];
 
   constructor(private readonly em: EntityManager) {}

@@ -16,15 +16,15 @@ export function bearerToken(header: unknown): string | null {
 }
 
 /** Why a caller was not authenticated: the words a refusal says (a WebSocket's close reason too). */
-export const AUTH_REFUSALS = {
+const AUTH_REFUSALS = {
   missing: 'an API key is required: send "Authorization: Bearer <token>"',
   malformed: 'the Authorization value must be "Bearer <token>"',
   unknown: 'the API key is unknown',
   revoked: 'the API key is revoked',
 } as const;
-export type AuthRefusal = keyof typeof AUTH_REFUSALS;
+type AuthRefusal = keyof typeof AUTH_REFUSALS;
 
-export const unauthenticatedError = (message: string, reason?: AuthRefusal) =>
+const unauthenticatedError = (message: string, reason?: AuthRefusal) =>
   new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 }, ...(reason ? { reason } : {}) } });
 
 // one long-lived fork per ORM for plain reads that never touch an identity map (authentication):

@@ -44,7 +44,7 @@ export function checkSource(query: string): void {
 }
 
 /** Refuses operations nested deeper than `max` fields. */
-export const depthLimit =
+const depthLimit =
   (max: number) =>
   (context: ValidationContext): ASTVisitor => ({
     Document(doc) {
@@ -55,7 +55,7 @@ export const depthLimit =
   });
 
 /** Refuses documents with more than `max` aliased fields. */
-export const aliasLimit =
+const aliasLimit =
   (max: number) =>
   (context: ValidationContext): ASTVisitor => {
     let count = 0;

@@ -5,7 +5,7 @@ import type { BudgetDoor } from './budget-door';
 import { type Budgets, OverBudget, type Spender } from './budgets';
 
 /** RATE_LIMITED with `retryAfterMs`, answered over HTTP as 429 with `Retry-After` (whole seconds). */
-export function rateLimitedError(e: OverBudget): GraphQLError {
+function rateLimitedError(e: OverBudget): GraphQLError {
   const headers = new HeaderMap([['retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000)))]]);
   return new GraphQLError(e.message, { extensions: { code: 'RATE_LIMITED', retryAfterMs: e.retryAfterMs, http: { status: 429, headers } } });
 }

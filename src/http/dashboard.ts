@@ -4,13 +4,13 @@ import express, { type Express, type Request, type Response } from 'express';
 import { projectRoot } from '../db/paths';
 
 /** where scripts/build-dashboard.mjs writes the dashboard and the explorer */
-export const dashboardDir = join(projectRoot, 'dashboard', 'dist');
+const dashboardDir = join(projectRoot, 'dashboard', 'dist');
 
 const common = "default-src 'none'; script-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** the dashboard runs only its own files, and talks only to this server (HTTP and WebSocket) */
-export const DASHBOARD_CSP = `${common}; style-src 'self'; font-src 'self'`;
+const DASHBOARD_CSP = `${common}; style-src 'self'; font-src 'self'`;
 /** GraphiQL's editor and popovers position themselves with inline styles, and its stylesheet carries its fonts */
-export const EXPLORER_CSP = `${common}; style-src 'self' 'unsafe-inline'; font-src 'self' data:`;
+const EXPLORER_CSP = `${common}; style-src 'self' 'unsafe-inline'; font-src 'self' data:`;
 
 function secured(res: Response, csp: string): void {
   res.setHeader('Content-Security-Policy', csp);

@@ -7,7 +7,7 @@ import type { Budgets, Spender } from './budgets';
  * Close code of a socket refused because its API key already has as many sockets open as it may
  * (1013 Try Again Later: clients that retry back off, and a slot frees when one of them closes).
  */
-export const CLOSE_TOO_MANY_SOCKETS = 1013;
+const CLOSE_TOO_MANY_SOCKETS = 1013;
 
 const bump = (counts: Map<string, number>, key: string, by: number) => {
   const n = (counts.get(key) ?? 0) + by;

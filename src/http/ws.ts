@@ -44,7 +44,7 @@ export interface GraphqlWsServer {
  * The `authorization` connection parameter, whatever the case of its name (`Authorization` as on
  * HTTP is common); an exact `authorization` wins over other spellings.
  */
-export function authorizationParam(params: Readonly<Record<string, unknown>> | undefined): unknown {
+function authorizationParam(params: Readonly<Record<string, unknown>> | undefined): unknown {
   if (!params) return undefined;
   if ('authorization' in params) return params.authorization;
   const key = Object.keys(params).find((k) => k.toLowerCase() === 'authorization');

@@ -4,8 +4,8 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { projectRoot } from '../../src/db/paths';
 
 /** Debian's Chromium (`apt-get install chromium`); playwright-core downloads no browser of its own */
-export const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const screenshotDir = join(projectRoot, 'test', 'screenshots');
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const screenshotDir = join(projectRoot, 'test', 'screenshots');
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);

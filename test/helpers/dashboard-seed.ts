@@ -3,8 +3,8 @@ import { JudgeEpisodeDocument, RecordDocumentLayoutDocument, RecordEpisodeDocume
 import { gqlOk } from './client';
 import type { TestServer } from './server';
 
-export const SEEDED_EPISODES = 45;
-export const SEEDED_CORRECTIONS = 300;
+const SEEDED_EPISODES = 45;
+const SEEDED_CORRECTIONS = 300;
 export const SEEDED_FACTS = 40;
 
 /**

@@ -25,7 +25,7 @@ async function loadFacts(key: string) {
 }
 
 /** counts of facts per usefulness tenth: [0, 0.1), ..., [0.9, 1] */
-export function usefulnessHistogram(facts: Fact[]): number[] {
+function usefulnessHistogram(facts: Fact[]): number[] {
   const bins = new Array<number>(BINS).fill(0);
   for (const f of facts) bins[Math.min(BINS - 1, Math.max(0, Math.floor(f.usefulness * BINS)))] += 1;
   return bins;

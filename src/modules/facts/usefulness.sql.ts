@@ -85,8 +85,8 @@ export function cosineWith(col: string, normSqCol: string, q: readonly number[])
 export const semanticFromCosineOf = (c: Expression<number>): RawBuilder<number> => raw<number>`greatest(0.0::float8, ${c})`;
 
 /** `sqlFinalScore` of built expressions, the weight bound. */
-export const finalScoreOf = (semantic: Expression<number>, usefulness: Expression<number>, weight: number, boost: boolean): Expression<number> =>
-  boost ? raw<number>`((1.0::float8 - ${weight}::float8) * ${semantic} + ${weight}::float8 * ${usefulness})` : semantic;
+export const finalScoreOf = (semantic: Expression<number>, usefulness: Expression<number>, weight: number, boost: boolean): RawBuilder<number> =>
+  boost ? raw<number>`((1.0::float8 - ${weight}::float8) * ${semantic} + ${weight}::float8 * ${usefulness})` : raw<number>`${semantic}`;
 
 /** `sqlUsefulnessAt` of the `usefulness` and `last_signal_at` columns of the row `alias`, decayed to now. */
 export const usefulnessNowOf = (alias: string): RawBuilder<number> =>

@@ -22,7 +22,8 @@ export function factEmbedding(field: string, value: number[] | null | undefined)
 }
 
 /** The organization's embedding dimension as a scalar subquery of a larger statement (null until the first embedding). */
-export const dimensionOf = (orgId: string) => sql.selectFrom('fact_embedding_dimensions as d').select('d.dimension').where('d.org_id', '=', orgId);
+export const dimensionOf = (orgId: string) =>
+  sql.selectFrom('fact_embedding_dimensions as d').select('d.dimension').where('d.org_id', '=', orgId);
 
 /** The organization's embedding dimension, null until the first embedding. */
 export async function orgDimension(em: EntityManager, orgId: string): Promise<number | null> {

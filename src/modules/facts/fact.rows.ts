@@ -47,7 +47,9 @@ export function factFromRow(r: FactRow, now: Date = new Date()): Fact {
 /** The facts of these ids in the given order (one statement); missing ids are skipped. */
 export async function loadFactsInOrder(em: EntityManager, orgId: string, ids: string[]): Promise<Fact[]> {
   if (ids.length === 0) return [];
-  const found = await rows(em, sql.selectFrom('facts as f').select(FACT_COLUMNS).where('f.org_id', '=', orgId).where(raw<boolean>`f.id = any(${ids}::uuid[])`));
+  const anyId = raw<string>`any(${ids}::uuid[])`;
+  const query = sql.selectFrom('facts as f').select(FACT_COLUMNS).where('f.org_id', '=', orgId).where('f.id', '=', anyId);
+  const found = await rows(em, query);
   const now = new Date();
   const byId = new Map(found.map((r) => [r.id, factFromRow(r, now)]));
   return ids.map((id) => byId.get(id)).filter((f): f is Fact => f !== undefined);

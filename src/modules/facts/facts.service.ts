@@ -26,7 +26,8 @@ export async function getFact(em: EntityManager, orgId: string, id: string): Pro
 
 /** A keyset page of facts, newest first (`created_at desc, id desc`). */
 export async function listFacts(em: EntityManager, orgId: string, filter: FactFilter | null | undefined, first: number | null | undefined, after: string | null | undefined) {
-  const checked = (field: string, value: string | null | undefined) => (value === null || value === undefined ? null : text(`filter.${field}`, value, LONG));
+  const checked = (field: string, value: string | null | undefined) =>
+    value === null || value === undefined ? null : text(`filter.${field}`, value, LONG);
   const bankId = checked('bankId', filter?.bankId);
   const kind = checked('kind', filter?.kind);
   const externalId = checked('externalId', filter?.externalId);
@@ -42,7 +43,8 @@ export async function listFacts(em: EntityManager, orgId: string, filter: FactFi
     .$if(scope !== null, (q) => q.where('f.scope', '=', scope!))
     .$if(statuses !== null, (q) => q.where('f.status', '=', raw<string>`any(${statuses}::text[])`));
   const now = new Date();
-  return keysetPage(em, query, { alias: 'f', sortColumn: 'created_at', first, after, toNodes: (rows: FactRow[]): Fact[] => rows.map((r) => factFromRow(r, now)) });
+  const toNodes = (rows: FactRow[]): Fact[] => rows.map((r) => factFromRow(r, now));
+  return keysetPage(em, query, { alias: 'f', sortColumn: 'created_at', first, after, toNodes });
 }
 
 interface UpsertRow {
@@ -89,19 +91,22 @@ function validateUpsert(inputs: FactInput[]): UpsertRow[] {
 }
 
 /** The rows of the upsert as a table (alias `x`), the embedding still JSON. */
-type UpsertRecord = Pick<Selectable<FactsTable>, 'id' | 'bank_id' | 'text' | 'kind' | 'external_id' | 'scope' | 'key' | 'value'> & { embedding: unknown };
+type UpsertRecord = Pick<Selectable<FactsTable>, 'id' | 'bank_id' | 'text' | 'kind' | 'external_id' | 'scope' | 'key' | 'value'> & {
+  embedding: unknown;
+};
 
 /** Inserts the rows; a row whose external id exists updates that fact (left-out fields keep their value). */
 function upsertStatement(orgId: string, rows: UpsertRow[]) {
-  const x = jsonRecords<UpsertRecord, 'x'>(rows, 'x', 'id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, scope text, key text, value text');
+  const columns = 'id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, scope text, key text, value text';
+  const x = jsonRecords<UpsertRecord, 'x'>(rows, 'x', columns);
   const now = raw<string>`now()`;
   return sql
     .insertInto('facts')
     .columns(['id', 'org_id', 'created_at', 'updated_at', 'bank_id', 'text', 'kind', 'external_id', 'embedding', 'scope', 'key', 'value'])
     .expression(
       sql.selectFrom(x).select([
-        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), now.as('created_at'), now.as('updated_at'), 'x.bank_id', 'x.text', 'x.kind', 'x.external_id',
-        float8ArrayOfJson(raw.ref('x.embedding')).as('embedding'), 'x.scope', 'x.key', 'x.value',
+        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), now.as('created_at'), now.as('updated_at'),
+        'x.bank_id', 'x.text', 'x.kind', 'x.external_id', float8ArrayOfJson(raw.ref('x.embedding')).as('embedding'), 'x.scope', 'x.key', 'x.value',
       ]),
     )
     .onConflict((oc) =>

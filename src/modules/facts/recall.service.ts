@@ -60,8 +60,10 @@ export function validateRecall(input: RecallInput): Params {
  * with the same expressions.
  */
 export function rankingStatement(orgId: string, p: Params, qe: number[] | null, candidates: string[] | null = null) {
-  const among = (alias: 'f' | 'cf') =>
-    raw<boolean>`(${raw.ref(`${alias}.id`)} = any(${candidates}::uuid[]) OR (${raw.ref(`${alias}.embedding`)} IS NULL AND ${raw.ref(`${alias}.text`)} <> ''))`;
+  const among = (alias: 'f' | 'cf') => {
+    const [id, embedding, text] = ['id', 'embedding', 'text'].map((c) => raw.ref(`${alias}.${c}`));
+    return raw<boolean>`(${id} = any(${candidates}::uuid[]) OR (${embedding} IS NULL AND ${text} <> ''))`;
+  };
   const qnorm = normalizeQuery(p.query);
   const contextSim = qe
     ? raw<number | null>`CASE WHEN c.query_embedding IS NOT NULL THEN ${cosineWith('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
@@ -81,6 +83,7 @@ export function rankingStatement(orgId: string, p: Params, qe: number[] | null, 
       ? raw<number>`CASE WHEN f.embedding IS NOT NULL THEN ${semanticFromCosineOf(cosineWith('f.embedding', 'f.embedding_norm_sq', qe))}
              ELSE word_similarity(${text}::text, f.text)::float8 END`
       : raw<number>`word_similarity(${text}::text, f.text)::float8`;
+  const final = finalScoreOf(raw.ref('scored.semantic'), raw.ref('scored.use'), p.weight, p.boost);
   // the top rows carry no embedding through the sort: their semantic score is computed again for
   // them alone (without boosting it is the final score)
   return sql
@@ -114,7 +117,7 @@ export function rankingStatement(orgId: string, p: Params, qe: number[] | null, 
     .with('top', (db) =>
       db
         .selectFrom('scored')
-        .select(['scored.id', 'scored.from_context', 'scored.use', finalScoreOf(raw.ref('scored.semantic'), raw.ref('scored.use'), p.weight, p.boost).as('final')])
+        .select(['scored.id', 'scored.from_context', 'scored.use', final.as('final')])
         // usefulness is within [0, 1], so a zero minimum leaves nothing out
         .$if(p.minUsefulness > 0, (q) => q.where('scored.use', '>=', raw<number>`${p.minUsefulness}::float8`))
         .orderBy('final', 'desc')
@@ -123,7 +126,8 @@ export function rankingStatement(orgId: string, p: Params, qe: number[] | null, 
     )
     .selectFrom('top')
     .innerJoin('facts as f', (j) => j.on('f.org_id', '=', orgId).onRef('f.id', '=', 'top.id'))
-    .select([...FACT_COLUMNS, (p.boost ? semanticOf(p.query) : raw<number>`top.final`).as('semantic'), 'top.use', 'top.from_context', 'top.final'])
+    .select([...FACT_COLUMNS, (p.boost ? semanticOf(p.query) : raw<number>`top.final`).as('semantic')])
+    .select(['top.use', 'top.from_context', 'top.final'])
     .orderBy('top.final', 'desc')
     .orderBy('top.id');
 }

@@ -74,21 +74,26 @@ function insertContexts(orgId: string, created: NewContext[]) {
     .expression(
       sql.selectFrom(x).select([
         'x.id', raw<string>`${orgId}::uuid`.as('org_id'), raw<string>`now()`.as('created_at'), 'x.fact_id', 'x.query', 'x.normalized_query',
-        float8ArrayOfJson(raw.ref('x.query_embedding')).as('query_embedding'), raw<number>`0.5`.as('usefulness'), raw<number>`0`.as('signal_count'),
+        float8ArrayOfJson(raw.ref('x.query_embedding')).as('query_embedding'),
+        raw<number>`0.5`.as('usefulness'),
+        raw<number>`0`.as('signal_count'),
       ]),
     );
 }
 
 /** Records the signals, each with the delta its type and confidence make. */
 function insertSignals(orgId: string, actorId: string | null, signals: NewSignal[]) {
-  const x = jsonRecords<NewSignal, 'x'>(signals, 'x', 'id uuid, fact_id uuid, context_id uuid, signal_type text, confidence float8, query text, context text');
+  const columns = 'id uuid, fact_id uuid, context_id uuid, signal_type text, confidence float8, query text, context text';
+  const x = jsonRecords<NewSignal, 'x'>(signals, 'x', columns);
   return sql
     .insertInto('fact_signals')
     .columns(['id', 'org_id', 'created_at', 'fact_id', 'context_id', 'signal_type', 'confidence', 'delta', 'query', 'context', 'actor_id'])
     .expression(
       sql.selectFrom(x).select([
-        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), raw<string>`now()`.as('created_at'), 'x.fact_id', 'x.context_id', 'x.signal_type', 'x.confidence',
-        raw<number>`${raw.raw(sqlSignalDelta('x.signal_type', 'x.confidence'))}`.as('delta'), 'x.query', 'x.context', raw<string | null>`${actorId}::uuid`.as('actor_id'),
+        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), raw<string>`now()`.as('created_at'),
+        'x.fact_id', 'x.context_id', 'x.signal_type', 'x.confidence',
+        raw<number>`${raw.raw(sqlSignalDelta('x.signal_type', 'x.confidence'))}`.as('delta'),
+        'x.query', 'x.context', raw<string | null>`${actorId}::uuid`.as('actor_id'),
       ]),
     );
 }
@@ -136,7 +141,13 @@ export async function submitSignals(em: EntityManager, orgId: string, actorId: s
     );
     const locked = await runRows(
       tx,
-      sql.selectFrom('facts as f').select('f.id').where('f.org_id', '=', orgId).where('f.id', '=', raw<string>`any(${factIds}::uuid[])`).orderBy('f.id').forUpdate(),
+      sql
+        .selectFrom('facts as f')
+        .select('f.id')
+        .where('f.org_id', '=', orgId)
+        .where('f.id', '=', raw<string>`any(${factIds}::uuid[])`)
+        .orderBy('f.id')
+        .forUpdate(),
     );
     const found = new Set(locked.map((r) => r.id));
     const missing = signals.findIndex((s) => !found.has(s.factId));

@@ -19,7 +19,8 @@ export interface SignalStep {
  */
 export function applyInOrder(table: 'facts' | 'fact_query_contexts', orgId: string, steps: SignalStep[]) {
   const lastUsed = raw`, updated_at = now(),
-      last_used_at = CASE WHEN EXISTS (SELECT 1 FROM sig WHERE sig.target = t.id AND sig.signal_type = 'USED') THEN now() ELSE t.last_used_at END`;
+      last_used_at = CASE WHEN EXISTS (SELECT 1 FROM sig WHERE sig.target = t.id AND sig.signal_type = 'USED')
+        THEN now() ELSE t.last_used_at END`;
   return raw<Record<string, never>>`WITH RECURSIVE sig AS (
       SELECT x.target, x.signal_type, ${raw.raw(sqlSignalDelta('x.signal_type', 'x.confidence'))} AS delta,
         row_number() OVER (PARTITION BY x.target ORDER BY x.ord) AS n

@@ -10,7 +10,7 @@ import type { CandidateCache, CandidateKey, CursorRead, OrgCandidates } from './
  * The earliest 3 and the newest `maxCandidates - 3` segments of the agent's episodes (one session if
  * given), chronological, as one JSON array of `CandidateRow`s.
  */
-export function candidatesOf(k: CandidateKey): RawBuilder<string | CandidateRow[]> {
+function candidatesOf(k: CandidateKey): RawBuilder<string | CandidateRow[]> {
   const session = k.sessionId === null ? raw`` : raw`AND e.session_id = ${k.sessionId}`;
   return raw<string | CandidateRow[]>`(WITH s AS (
        SELECT g.id, g.episode_id, g.role, g.content, g.created_at, g.token_estimate, g.seq, e.created_at AS episode_created_at

@@ -20,17 +20,20 @@ export async function similarEpisodes(em: EntityManager, orgId: string, a: { top
   text('topic', a.topic, 200);
   numberIn('minScore', a.minScore, 0, 1);
   const n = checkLimit(a.limit, 10);
-  const sharing = sql.selectFrom('episode_facts as l').select('l.episode_id').where('l.org_id', '=', orgId).where('l.fact_id', '=', raw<string>`any(${factIds}::uuid[])`);
+  const anyFact = raw<string>`any(${factIds}::uuid[])`;
+  const sharing = sql.selectFrom('episode_facts as l').select('l.episode_id').where('l.org_id', '=', orgId).where('l.fact_id', '=', anyFact);
+  const shared = raw<number>`(SELECT count(*) FROM episode_facts ef
+    WHERE ef.org_id = e.org_id AND ef.episode_id = e.id AND ef.fact_id = ${anyFact})::int`;
   const candidates = sql
     .selectFrom('episodes as e')
-    .select([
-      ...EPISODE_COLUMNS,
-      raw<number>`(SELECT count(*) FROM episode_facts ef WHERE ef.org_id = e.org_id AND ef.episode_id = e.id AND ef.fact_id = any(${factIds}::uuid[]))::int`.as('shared'),
-    ])
+    .select([...EPISODE_COLUMNS, shared.as('shared')])
     .where('e.org_id', '=', orgId)
     .where(raw`coalesce(e.overall_score, 0)`, '>=', a.minScore)
     // without a topic, `e.topic = NULL` matches nothing: only shared facts count
-    .where((eb) => (a.topic !== null && a.topic !== undefined ? eb.or([eb('e.topic', '=', a.topic), eb('e.id', 'in', sharing)]) : eb('e.id', 'in', sharing)));
+    .where((eb) => {
+      const topic = a.topic;
+      return topic !== null && topic !== undefined ? eb.or([eb('e.topic', '=', topic), eb('e.id', 'in', sharing)]) : eb('e.id', 'in', sharing);
+    });
   const rows = await runRows(
     em,
     sql
@@ -49,7 +52,8 @@ export async function topicPerformance(em: EntityManager, orgId: string): Promis
   const outputs = raw<number>`coalesce(sum((SELECT count(*) FROM episode_outputs o WHERE o.org_id = e.org_id AND o.episode_id = e.id)), 0)::int`;
   const query = sql
     .selectFrom('episodes as e')
-    .select(['e.topic', raw<number>`count(*)::int`.as('episodes'), outputs.as('outputs'), raw<number | null>`avg(e.overall_score)::float8`.as('avg'), acceptance.as('rate')])
+    .select(['e.topic', raw<number>`count(*)::int`.as('episodes'), outputs.as('outputs')])
+    .select([raw<number | null>`avg(e.overall_score)::float8`.as('avg'), acceptance.as('rate')])
     .where('e.org_id', '=', orgId)
     .where('e.topic', 'is not', null)
     .$narrowType<{ topic: NotNull }>()
@@ -88,7 +92,8 @@ export async function memorySummary(em: EntityManager, orgId: string): Promise<M
     count('canvas_audits').as('canvas_audits'),
     count('layout_profiles').as('layout_profiles'),
     raw<number | null>`(SELECT avg(overall_score) FROM episodes WHERE org_id = ${orgId})::float8`.as('avg_score'),
-    raw<number | null>`(SELECT count(*) FILTER (WHERE accepted) / nullif(count(accepted), 0)::float8 FROM episodes WHERE org_id = ${orgId})`.as('rate'),
+    raw<number | null>`(SELECT count(*) FILTER (WHERE accepted) / nullif(count(accepted), 0)::float8
+      FROM episodes WHERE org_id = ${orgId})`.as('rate'),
   ]);
   const r = (await firstRow(em, query))!;
   return Object.assign(new MemorySummary(), {

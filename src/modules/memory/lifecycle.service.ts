@@ -26,7 +26,8 @@ export const DECAY_SQL = `(exp(-?::float8 * greatest(0, extract(epoch FROM now()
 
 /** Whether the episode (alias `e`) is due: decayed below the threshold, or older than the maximum age and not accepted. */
 const doomed = (lambda: number, threshold: number, maxAge: number) =>
-  raw<boolean>`(${boundText(DECAY_SQL, [lambda])} < ${threshold}::float8 OR (e.created_at < now() - ${maxAge}::int * interval '1 day' AND e.accepted IS NOT TRUE))`;
+  raw<boolean>`(${boundText(DECAY_SQL, [lambda])} < ${threshold}::float8
+    OR (e.created_at < now() - ${maxAge}::int * interval '1 day' AND e.accepted IS NOT TRUE))`;
 
 function check(o: ForgetOptions): { threshold: number; maxAge: number; dryRun: boolean } {
   const threshold = o.decayThreshold ?? 0.1;

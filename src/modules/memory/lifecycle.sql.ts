@@ -42,7 +42,11 @@ export function forgetBatch(orgId: string, due: RawBuilder<boolean>, after: { at
     .with('f', (db) => db.deleteFrom('episode_facts').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')))
     // judgements are not learning events: no counts change
     .with('j', (db) =>
-      db.deleteFrom('feedback').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')).where('feedback_type', '=', 'JUDGEMENT'),
+      db
+        .deleteFrom('feedback')
+        .where('org_id', '=', orgId)
+        .where('episode_id', 'in', db.selectFrom('b').select('b.id'))
+        .where('feedback_type', '=', 'JUDGEMENT'),
     )
     .with('u', (db) =>
       db
@@ -52,10 +56,27 @@ export function forgetBatch(orgId: string, due: RawBuilder<boolean>, after: { at
         .where('episode_id', 'in', db.selectFrom('b').select('b.id'))
         .where('feedback_type', '<>', 'JUDGEMENT'),
     )
-    .with('c', (db) => db.updateTable('canvas_audits').set({ episode_id: null }).where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')))
-    .with('d', (db) => db.deleteFrom('episodes').where('org_id', '=', orgId).where('id', 'in', db.selectFrom('b').select('b.id')).returning(raw<number>`1`.as('one')))
+    .with('c', (db) =>
+      db
+        .updateTable('canvas_audits')
+        .set({ episode_id: null })
+        .where('org_id', '=', orgId)
+        .where('episode_id', 'in', db.selectFrom('b').select('b.id')),
+    )
+    .with('d', (db) =>
+      db
+        .deleteFrom('episodes')
+        .where('org_id', '=', orgId)
+        .where('id', 'in', db.selectFrom('b').select('b.id'))
+        .returning(raw<number>`1`.as('one')),
+    )
     .with('last', (db) =>
-      db.selectFrom('w').select([timeSortKeyOf(raw.ref('w.created_at')).as('at'), 'w.id']).orderBy('w.created_at', 'desc').orderBy('w.id', 'desc').limit(1),
+      db
+        .selectFrom('w')
+        .select([timeSortKeyOf(raw.ref('w.created_at')).as('at'), 'w.id'])
+        .orderBy('w.created_at', 'desc')
+        .orderBy('w.id', 'desc')
+        .limit(1),
     )
     .selectNoFrom([
       raw<number>`(SELECT count(*) FROM d)::int`.as('n'),
@@ -93,7 +114,8 @@ export function purgeBatch(orgId: string, retentionDays: number, batch: number) 
     .with('agg', (db) =>
       db
         .selectFrom('d')
-        .select(['d.episode_id', raw<number>`count(*)`.as('n'), raw<number>`coalesce(sum(score), 0)`.as('s'), raw<number>`count(score)`.as('sc')])
+        .select(['d.episode_id', raw<number>`count(*)`.as('n')])
+        .select([raw<number>`coalesce(sum(score), 0)`.as('s'), raw<number>`count(score)`.as('sc')])
         .where('d.episode_id', 'is not', null)
         .groupBy('d.episode_id'),
     )

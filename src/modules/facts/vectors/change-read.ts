@@ -3,7 +3,7 @@ import { boundText } from '../../../core/sql';
 import { ChangeCursor, type ChangeTopic } from '../../../db/change-feed';
 
 /** What a read of the change log returns: the horizon and the changes at or above it. */
-export type ChangeRead = Parameters<typeof ChangeCursor.start>[0];
+type ChangeRead = Parameters<typeof ChangeCursor.start>[0];
 
 /**
  * The change log of an organization's topic read from a cursor (or, without one, the read that

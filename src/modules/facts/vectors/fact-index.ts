@@ -136,7 +136,8 @@ export class FactIndex {
     }
     // a new cursor: banks are read after this statement, so every change it already shows is in them
     const cursor = org.cursor;
-    const row = (await firstRow(em, sql.selectFrom(changeRead(orgId, 'facts', cursor)).selectAll('l').select(dimensionOf(orgId).as('dimension'))))!;
+    const read = sql.selectFrom(changeRead(orgId, 'facts', cursor)).selectAll('l').select(dimensionOf(orgId).as('dimension'));
+    const row = (await firstRow(em, read))!;
     org.dimension = row.dimension === null ? null : Number(row.dimension);
     if (!cursor) org.cursor = ChangeCursor.start(row);
     else {

@@ -11,8 +11,9 @@ export const indexRows = (orgId: string) =>
   sql
     .selectFrom('facts as f')
     .select([
-      'f.id', 'f.bank_id', raw<boolean>`f.text <> ''`.as('has_text'), 'f.kind', 'f.status', raw<Buffer | null>`array_send(f.embedding)`.as('embedding'),
-      'f.embedding_norm_sq as norm_sq', 'f.usefulness', raw<number | null>`date_part('epoch', f.last_signal_at) * 1000`.as('t'),
+      'f.id', 'f.bank_id', raw<boolean>`f.text <> ''`.as('has_text'), 'f.kind', 'f.status',
+      raw<Buffer | null>`array_send(f.embedding)`.as('embedding'), 'f.embedding_norm_sq as norm_sq', 'f.usefulness',
+      raw<number | null>`date_part('epoch', f.last_signal_at) * 1000`.as('t'),
       raw<{ n: string; e: string | null; q: number | null; u: number; t: number | null }[] | null>`(SELECT json_agg(json_build_object(
           'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq,
           'u', c.usefulness, 't', date_part('epoch', c.last_signal_at) * 1000))
@@ -23,7 +24,7 @@ export const indexRows = (orgId: string) =>
 /** Rows read per statement while a bank is built. */
 export const BUILD_CHUNK = 20_000;
 
-/** A chunk of a bank's facts with text, in the order of the `(org_id, created_at, id)` index, after the (creation time as text, id) `after`. */
+/** A chunk of a bank's facts with text in the order of the `(org_id, created_at, id)` index, after `after` (creation time as text, id). */
 export const bankChunk = (orgId: string, bankId: string, after: [string, string] | null) =>
   indexRows(orgId)
     .select(raw<string>`f.created_at::text`.as('at'))

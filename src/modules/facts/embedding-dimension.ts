@@ -1,5 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
 import { badInput } from '../../core/errors';
+import { firstRow, rows, sql } from '../../db/typed-sql';
 import { embedding } from '../../core/validate';
 import { sumOfSquares } from './usefulness.sql';
 
@@ -19,12 +21,13 @@ export function factEmbedding(field: string, value: number[] | null | undefined)
   return v;
 }
 
-/** The organization's embedding dimension as a column of a larger statement (one binding: the org id). */
-export const DIMENSION_COLUMN = '(SELECT dimension FROM fact_embedding_dimensions WHERE org_id = ?) AS dimension';
+/** The organization's embedding dimension as a scalar subquery of a larger statement (null until the first embedding). */
+export const dimensionOf = (orgId: string) =>
+  sql.selectFrom('fact_embedding_dimensions as d').select('d.dimension').where('d.org_id', '=', orgId);
 
 /** The organization's embedding dimension, null until the first embedding. */
 export async function orgDimension(em: EntityManager, orgId: string): Promise<number | null> {
-  const [row] = await em.execute<{ dimension: number | null }[]>(`SELECT ${DIMENSION_COLUMN}`, [orgId]);
+  const row = (await firstRow(em, sql.selectNoFrom(dimensionOf(orgId).as('dimension'))))!;
   return row.dimension === null ? null : Number(row.dimension);
 }
 
@@ -35,10 +38,13 @@ export async function orgDimension(em: EntityManager, orgId: string): Promise<nu
  */
 export async function checkDimensions(tx: EntityManager, orgId: string, uses: DimensionUse[]): Promise<void> {
   if (uses.length === 0) return;
-  await tx.execute('INSERT INTO fact_embedding_dimensions (org_id, dimension, created_at) VALUES (?, ?, now()) ON CONFLICT (org_id) DO NOTHING', [
-    orgId,
-    uses[0].length,
-  ]);
+  await rows(
+    tx,
+    sql
+      .insertInto('fact_embedding_dimensions')
+      .values({ org_id: orgId, dimension: uses[0].length, created_at: raw<string>`now()` })
+      .onConflict((oc) => oc.column('org_id').doNothing()),
+  );
   const dim = await orgDimension(tx, orgId);
   const bad = uses.find((u) => u.length !== dim);
   if (bad) throw badInput(bad.field, `${bad.field} must have ${dim} numbers, the embedding dimension of this organization (got ${bad.length})`);

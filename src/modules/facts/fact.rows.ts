@@ -1,36 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgArray } from '../../core/sql';
+import { sql as raw, type Selectable } from 'kysely';
+import type { FactsTable } from '../../db/tables';
+import { rows, sql, type Unqualified } from '../../db/typed-sql';
 import type { Fact as FactEntity } from './fact.entity';
 import { Fact } from './fact.type';
 
 /** The columns of `facts` but the embedding (alias `f`), for reads that take it in binary form. */
-export const FACT_COLUMNS_BUT_EMBEDDING = `f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value,
-  f.status, f.confidence, f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at`;
+export const FACT_COLUMNS_BUT_EMBEDDING = [
+  'f.id', 'f.org_id', 'f.created_at', 'f.bank_id', 'f.text', 'f.kind', 'f.external_id', 'f.scope', 'f.key', 'f.value',
+  'f.status', 'f.confidence', 'f.support_count', 'f.usefulness', 'f.signal_count', 'f.last_signal_at', 'f.last_used_at', 'f.updated_at',
+] as const;
 
-/** The columns of `facts` every raw query selects (alias `f`). */
-export const FACT_COLUMNS = `${FACT_COLUMNS_BUT_EMBEDDING}, f.embedding`;
+/** The columns of `facts` every read selects (alias `f`); the row type follows from them. */
+export const FACT_COLUMNS = [...FACT_COLUMNS_BUT_EMBEDDING, 'f.embedding'] as const;
 
-export interface FactRow {
-  id: string;
-  org_id: string;
-  created_at: Date;
-  bank_id: string;
-  text: string;
-  kind: string | null;
-  external_id: string | null;
-  scope: string | null;
-  key: string | null;
-  value: string | null;
-  status: string;
-  confidence: number;
-  support_count: number;
-  embedding: number[] | null;
-  usefulness: number;
-  signal_count: number;
-  last_signal_at: Date | null;
-  last_used_at: Date | null;
-  updated_at: Date;
-}
+export type FactRow = Pick<Selectable<FactsTable>, Unqualified<(typeof FACT_COLUMNS)[number]>>;
 
 const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
 
@@ -63,8 +47,10 @@ export function factFromRow(r: FactRow, now: Date = new Date()): Fact {
 /** The facts of these ids in the given order (one statement); missing ids are skipped. */
 export async function loadFactsInOrder(em: EntityManager, orgId: string, ids: string[]): Promise<Fact[]> {
   if (ids.length === 0) return [];
-  const rows = await em.execute<FactRow[]>(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])`, [orgId, pgArray(ids)]);
+  const anyId = raw<string>`any(${ids}::uuid[])`;
+  const query = sql.selectFrom('facts as f').select(FACT_COLUMNS).where('f.org_id', '=', orgId).where('f.id', '=', anyId);
+  const found = await rows(em, query);
   const now = new Date();
-  const byId = new Map(rows.map((r) => [r.id, factFromRow(r, now)]));
+  const byId = new Map(found.map((r) => [r.id, factFromRow(r, now)]));
   return ids.map((id) => byId.get(id)).filter((f): f is Fact => f !== undefined);
 }

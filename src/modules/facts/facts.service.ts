@@ -1,14 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { keysetPageText } from '../shared/keyset-page';
+import { sql as raw, type Selectable } from 'kysely';
+import type { FactsTable } from '../../db/tables';
+import { keysetPage } from '../shared/keyset-page';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
-import { pgArray } from '../../core/sql';
+import { firstRow, type Row, rows as runRows, sql } from '../../db/typed-sql';
 import { limit, text } from '../../core/validate';
 import { checkDimensions, factEmbedding } from './embedding-dimension';
 import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { Fact } from './fact.type';
 import type { FactFilter, FactInput } from './facts.inputs';
+import { float8ArrayOfJson, jsonRecords } from './json-records';
 
 export const MAX_FACT_TEXT_BYTES = 8 * 1024;
 export const MAX_UPSERT = 500;
@@ -17,30 +20,31 @@ const LONG = 2000;
 
 /** One fact of the organization, or null (another org's id behaves like a missing one). */
 export async function getFact(em: EntityManager, orgId: string, id: string): Promise<Fact | null> {
-  const rows = await em.execute<FactRow[]>(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ?`, [orgId, id]);
-  return rows.length ? factFromRow(rows[0]) : null;
+  const row = await firstRow(em, sql.selectFrom('facts as f').select(FACT_COLUMNS).where('f.org_id', '=', orgId).where('f.id', '=', id));
+  return row ? factFromRow(row) : null;
 }
 
 /** A keyset page of facts, newest first (`created_at desc, id desc`). */
 export async function listFacts(em: EntityManager, orgId: string, filter: FactFilter | null | undefined, first: number | null | undefined, after: string | null | undefined) {
-  const where: string[] = ['f.org_id = ?'];
-  const params: unknown[] = [orgId];
-  const eq = (column: string, field: string, value: string | null | undefined) => {
-    if (value === null || value === undefined) return;
-    text(`filter.${field}`, value, LONG);
-    where.push(`f.${column} = ?`);
-    params.push(value);
-  };
-  eq('bank_id', 'bankId', filter?.bankId);
-  eq('kind', 'kind', filter?.kind);
-  eq('external_id', 'externalId', filter?.externalId);
-  eq('scope', 'scope', filter?.scope);
-  if (filter?.statuses?.length) {
-    where.push('f.status = ANY(?::text[])');
-    params.push(pgArray(filter.statuses));
-  }
+  const checked = (field: string, value: string | null | undefined) =>
+    value === null || value === undefined ? null : text(`filter.${field}`, value, LONG);
+  const bankId = checked('bankId', filter?.bankId);
+  const kind = checked('kind', filter?.kind);
+  const externalId = checked('externalId', filter?.externalId);
+  const scope = checked('scope', filter?.scope);
+  const statuses = filter?.statuses?.length ? filter.statuses : null;
+  const query = sql
+    .selectFrom('facts as f')
+    .select(FACT_COLUMNS)
+    .where('f.org_id', '=', orgId)
+    .$if(bankId !== null, (q) => q.where('f.bank_id', '=', bankId!))
+    .$if(kind !== null, (q) => q.where('f.kind', '=', kind!))
+    .$if(externalId !== null, (q) => q.where('f.external_id', '=', externalId!))
+    .$if(scope !== null, (q) => q.where('f.scope', '=', scope!))
+    .$if(statuses !== null, (q) => q.where('f.status', '=', raw<string>`any(${statuses}::text[])`));
   const now = new Date();
-  return keysetPageText<FactRow, Fact>(em, { columns: FACT_COLUMNS, table: 'facts', alias: 'f', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map((r) => factFromRow(r, now)) });
+  const toNodes = (rows: FactRow[]): Fact[] => rows.map((r) => factFromRow(r, now));
+  return keysetPage(em, query, { alias: 'f', sortColumn: 'created_at', first, after, toNodes });
 }
 
 interface UpsertRow {
@@ -86,6 +90,40 @@ function validateUpsert(inputs: FactInput[]): UpsertRow[] {
   });
 }
 
+/** The rows of the upsert as a table (alias `x`), the embedding still JSON. */
+type UpsertRecord = Pick<Selectable<FactsTable>, 'id' | 'bank_id' | 'text' | 'kind' | 'external_id' | 'scope' | 'key' | 'value'> & {
+  embedding: unknown;
+};
+
+/** Inserts the rows; a row whose external id exists updates that fact (left-out fields keep their value). */
+function upsertStatement(orgId: string, rows: UpsertRow[]) {
+  const columns = 'id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, scope text, key text, value text';
+  const x = jsonRecords<UpsertRecord, 'x'>(rows, 'x', columns);
+  const now = raw<string>`now()`;
+  return sql
+    .insertInto('facts')
+    .columns(['id', 'org_id', 'created_at', 'updated_at', 'bank_id', 'text', 'kind', 'external_id', 'embedding', 'scope', 'key', 'value'])
+    .expression(
+      sql.selectFrom(x).select([
+        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), now.as('created_at'), now.as('updated_at'),
+        'x.bank_id', 'x.text', 'x.kind', 'x.external_id', float8ArrayOfJson(raw.ref('x.embedding')).as('embedding'), 'x.scope', 'x.key', 'x.value',
+      ]),
+    )
+    .onConflict((oc) =>
+      oc.columns(['org_id', 'external_id']).doUpdateSet((eb) => ({
+        bank_id: eb.ref('excluded.bank_id'),
+        text: eb.ref('excluded.text'),
+        kind: eb.fn.coalesce('excluded.kind', 'facts.kind'),
+        embedding: eb.fn.coalesce('excluded.embedding', 'facts.embedding'),
+        scope: eb.fn.coalesce('excluded.scope', 'facts.scope'),
+        key: eb.fn.coalesce('excluded.key', 'facts.key'),
+        value: eb.fn.coalesce('excluded.value', 'facts.value'),
+        updated_at: now,
+      })),
+    )
+    .returning(['id', 'external_id']);
+}
+
 /**
  * Creates facts, or updates the fact with the same `externalId` (a stub created from an episode
  * gets its text). Fields left out of an update keep their value. One set-based statement.
@@ -100,22 +138,9 @@ export async function upsertFacts(em: EntityManager, orgId: string, inputs: Fact
       orgId,
       rows.flatMap((r, i) => (r.embedding ? [{ field: `inputs.${i}.embedding`, length: r.embedding.length }] : [])),
     );
-    let written: { id: string; external_id: string | null }[];
+    let written: Row<ReturnType<typeof upsertStatement>>[];
     try {
-      written = await tx.execute(
-        `INSERT INTO facts (id, org_id, created_at, updated_at, bank_id, text, kind, external_id, embedding, scope, key, value)
-         SELECT x.id, ?, now(), now(), x.bank_id, x.text, x.kind, x.external_id,
-           CASE WHEN jsonb_typeof(x.embedding) = 'array'
-             THEN ARRAY(SELECT e::float8 FROM jsonb_array_elements_text(x.embedding) WITH ORDINALITY AS a(e, n) ORDER BY n) END,
-           x.scope, x.key, x.value
-         FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, scope text, key text, value text)
-         ON CONFLICT (org_id, external_id) DO UPDATE SET
-           bank_id = EXCLUDED.bank_id, text = EXCLUDED.text, kind = coalesce(EXCLUDED.kind, facts.kind),
-           embedding = coalesce(EXCLUDED.embedding, facts.embedding), scope = coalesce(EXCLUDED.scope, facts.scope),
-           key = coalesce(EXCLUDED.key, facts.key), value = coalesce(EXCLUDED.value, facts.value), updated_at = now()
-         RETURNING id, external_id`,
-        [orgId, JSON.stringify(rows)],
-      );
+      written = await runRows(tx, upsertStatement(orgId, rows));
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict('a mapping with this scope and key already exists in bank mappings', 'inputs');
       throw e;
@@ -133,15 +158,24 @@ function isUniqueViolation(e: unknown): boolean {
 /** Facts ranked by how many rejected episodes (accepted = false) used them: the facts most often behind rejected work. */
 export async function failedFacts(em: EntityManager, orgId: string, topN: number | null | undefined) {
   const n = limit(topN, 10, 100, 'topN');
-  const rows = await em.execute<(FactRow & { rejected: number })[]>(
-    `SELECT ${FACT_COLUMNS}, x.rejected FROM (
-       SELECT ef.fact_id, count(*)::int AS rejected
-       FROM episode_facts ef JOIN episodes e ON e.org_id = ef.org_id AND e.id = ef.episode_id
-       WHERE ef.org_id = ? AND e.org_id = ? AND e.accepted = false
-       GROUP BY ef.fact_id) x
-     JOIN facts f ON f.org_id = ? AND f.id = x.fact_id
-     ORDER BY x.rejected DESC, f.created_at DESC, f.id DESC LIMIT ?`,
-    [orgId, orgId, orgId, n],
+  const rejected = sql
+    .selectFrom('episode_facts as ef')
+    .innerJoin('episodes as e', (j) => j.onRef('e.org_id', '=', 'ef.org_id').onRef('e.id', '=', 'ef.episode_id'))
+    .select(['ef.fact_id', raw<number>`count(*)::int`.as('rejected')])
+    .where('ef.org_id', '=', orgId)
+    .where('e.org_id', '=', orgId)
+    .where('e.accepted', '=', false)
+    .groupBy('ef.fact_id');
+  const rows = await runRows(
+    em,
+    sql
+      .selectFrom(rejected.as('x'))
+      .innerJoin('facts as f', (j) => j.on('f.org_id', '=', orgId).onRef('f.id', '=', 'x.fact_id'))
+      .select([...FACT_COLUMNS, 'x.rejected'])
+      .orderBy('x.rejected', 'desc')
+      .orderBy('f.created_at', 'desc')
+      .orderBy('f.id', 'desc')
+      .limit(n),
   );
   const now = new Date();
   return rows.map((r) => ({ fact: factFromRow(r, now), rejectedEpisodeCount: Number(r.rejected) }));

@@ -1,13 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
-import { pgArray } from '../../core/sql';
+import { sql as raw } from 'kysely';
+import { rows as runRows, sql, toDriverText } from '../../db/typed-sql';
 import { limit, numberIn, text } from '../../core/validate';
 import { factEmbedding, orgDimension } from './embedding-dimension';
-import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
+import { FACT_COLUMNS, factFromRow } from './fact.rows';
 import type { RecallInput } from './facts.inputs';
 import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { normalizeQuery } from './usefulness';
-import { CONTEXT_MATCH_SQL, sqlCosineWith, sqlFinalScore, sqlFloat8, sqlSemanticFromCosine, sqlUsefulnessAt, sumOfSquares } from './usefulness.sql';
+import { CONTEXT_MATCH_SQL, cosineWith, finalScoreOf, semanticFromCosineOf, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
 import { candidateIds } from './vectors/candidates';
 import { rankCandidates } from './vectors/exact-rank';
 import type { FactIndex } from './vectors/fact-index';
@@ -45,11 +46,11 @@ export function validateRecall(input: RecallInput): Params {
 }
 
 /**
- * The recall ranking as one statement and its bindings: every fact of the bank that passes the
+ * The recall ranking as one built statement: every fact of the bank that passes the
  * filters is scored in PostgreSQL (read through the `(org_id, bank_id)` index; stubs with empty
  * text are left out), joined to its best matching query context, and the top `limit` by final
- * score come back. The query embedding is part of the statement (`sqlCosineWith`: one arithmetic
- * expression per row over the stored sums of squares), and what is known before the statement is
+ * score come back. The query embedding is part of the statement (`cosineWith`: one arithmetic
+ * expression per row over the stored sums of squares, its numbers bound), and what is known before the statement is
  * built (boosting, a zero `minUsefulness`) shapes it, so no row pays for the rest: usefulness is
  * decayed for every row only when it ranks or filters. Without a common table expression for the
  * inputs, PostgreSQL may scan a large bank with parallel workers.
@@ -58,52 +59,83 @@ export function validateRecall(input: RecallInput): Params {
  * and the facts without an embedding (ranked by text, found through a partial index) are scored,
  * with the same expressions.
  */
-export function rankingQuery(orgId: string, p: Params, qe: number[] | null, candidates: string[] | null = null): [string, unknown[]] {
-  const b: unknown[] = [];
-  const bind = (value: unknown, type: string) => (b.push(value), `?::${type}`);
-  const among = (alias: string) =>
-    candidates ? ` AND (${alias}.id = ANY(${bind(pgArray(candidates), 'uuid[]')}) OR (${alias}.embedding IS NULL AND ${alias}.text <> ''))` : '';
+export function rankingStatement(orgId: string, p: Params, qe: number[] | null, candidates: string[] | null = null) {
+  const among = (alias: 'f' | 'cf') => {
+    const [id, embedding, text] = ['id', 'embedding', 'text'].map((c) => raw.ref(`${alias}.${c}`));
+    return raw<boolean>`(${id} = any(${candidates}::uuid[]) OR (${embedding} IS NULL AND ${text} <> ''))`;
+  };
   const qnorm = normalizeQuery(p.query);
   const contextSim = qe
-    ? `CASE WHEN c.query_embedding IS NOT NULL THEN ${sqlCosineWith('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
-               WHEN c.normalized_query = ${bind(qnorm, 'text')} THEN 1.0::float8 END`
-    : '1.0::float8';
-  const contexts = `SELECT c.fact_id, c.usefulness, c.last_signal_at, ${contextSim} AS sim
-        FROM fact_query_contexts c JOIN facts cf ON cf.org_id = c.org_id AND cf.id = c.fact_id
-        WHERE c.org_id = ${bind(orgId, 'uuid')} AND cf.bank_id = ${bind(p.bankId, 'text')}${among('cf')}${
-          // without a query embedding only the same normalised text matches: read it through (org_id, normalized_query)
-          qe ? '' : ` AND c.normalized_query = ${bind(qnorm, 'text')}`
-        }`;
+    ? raw<number | null>`CASE WHEN c.query_embedding IS NOT NULL THEN ${cosineWith('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
+               WHEN c.normalized_query = ${qnorm}::text THEN 1.0::float8 END`
+    : raw<number>`1.0::float8`;
+  const contexts = sql
+    .selectFrom('fact_query_contexts as c')
+    .innerJoin('facts as cf', (j) => j.onRef('cf.org_id', '=', 'c.org_id').onRef('cf.id', '=', 'c.fact_id'))
+    .select(['c.fact_id', 'c.usefulness', 'c.last_signal_at', contextSim.as('sim')])
+    .where('c.org_id', '=', orgId)
+    .where('cf.bank_id', '=', p.bankId)
+    .$if(candidates !== null, (q) => q.where(among('cf')))
+    // without a query embedding only the same normalised text matches: read it through (org_id, normalized_query)
+    .$if(qe === null, (q) => q.where('c.normalized_query', '=', qnorm));
   const semanticOf = (text: string) =>
     qe
-      ? `CASE WHEN f.embedding IS NOT NULL THEN ${sqlSemanticFromCosine(sqlCosineWith('f.embedding', 'f.embedding_norm_sq', qe))}
-             ELSE word_similarity(${text}, f.text)::float8 END`
-      : `word_similarity(${text}, f.text)::float8`;
-  const semantic = semanticOf(bind(p.query, 'text'));
-  const filters = `f.org_id = ${bind(orgId, 'uuid')} AND f.bank_id = ${bind(p.bankId, 'text')} AND f.text <> ''${
-    p.kinds ? ` AND f.kind = ANY(${bind(pgArray(p.kinds), 'text[]')})` : ''
-  }${p.statuses ? ` AND f.status = ANY(${bind(pgArray(p.statuses), 'text[]')})` : ''}${among('f')}`;
-  const final = sqlFinalScore('scored.semantic', 'scored.use', sqlFloat8(p.weight), p.boost);
-  // usefulness is within [0, 1], so a zero minimum leaves nothing out
-  const minimum = p.minUsefulness > 0 ? `WHERE scored.use >= ${sqlFloat8(p.minUsefulness)}` : '';
+      ? raw<number>`CASE WHEN f.embedding IS NOT NULL THEN ${semanticFromCosineOf(cosineWith('f.embedding', 'f.embedding_norm_sq', qe))}
+             ELSE word_similarity(${text}::text, f.text)::float8 END`
+      : raw<number>`word_similarity(${text}::text, f.text)::float8`;
+  const final = finalScoreOf(raw.ref('scored.semantic'), raw.ref('scored.use'), p.weight, p.boost);
   // the top rows carry no embedding through the sort: their semantic score is computed again for
   // them alone (without boosting it is the final score)
-  const sql = `WITH ctx AS (
-      SELECT DISTINCT ON (m.fact_id) m.fact_id, m.usefulness, m.last_signal_at FROM (${contexts}) m
-      WHERE m.sim >= ${CONTEXT_MATCH_SQL} ORDER BY m.fact_id, m.sim DESC, m.last_signal_at DESC NULLS LAST),
-    scored AS (
-      SELECT f.id, ${semantic} AS semantic, ctx.fact_id IS NOT NULL AS from_context,
-        CASE WHEN ctx.fact_id IS NOT NULL THEN ${sqlUsefulnessAt('ctx.usefulness', 'ctx.last_signal_at', 'now()')}
-             ELSE ${sqlUsefulnessAt('f.usefulness', 'f.last_signal_at', 'now()')} END AS use
-      FROM facts f LEFT JOIN ctx ON ctx.fact_id = f.id
-      WHERE ${filters}),
-    top AS (
-      SELECT scored.id, scored.from_context, scored.use, ${final} AS final FROM scored ${minimum}
-      ORDER BY final DESC, scored.id LIMIT ${p.limit})
-    SELECT ${FACT_COLUMNS}, ${p.boost ? semanticOf(bind(p.query, 'text')) : 'top.final'} AS semantic, top.use, top.from_context, top.final
-    FROM top JOIN facts f ON f.org_id = ${bind(orgId, 'uuid')} AND f.id = top.id
-    ORDER BY top.final DESC, top.id`;
-  return [sql, b];
+  return sql
+    .with('ctx', (db) =>
+      db
+        .selectFrom(contexts.as('m'))
+        .distinctOn('m.fact_id')
+        .select(['m.fact_id', 'm.usefulness', 'm.last_signal_at'])
+        .where('m.sim', '>=', raw<number>`${raw.raw(CONTEXT_MATCH_SQL)}`)
+        .orderBy('m.fact_id')
+        .orderBy('m.sim', 'desc')
+        .orderBy('m.last_signal_at', (o) => o.desc().nullsLast()),
+    )
+    .with('scored', (db) =>
+      db
+        .selectFrom('facts as f')
+        .leftJoin('ctx', 'ctx.fact_id', 'f.id')
+        .select([
+          'f.id',
+          semanticOf(p.query).as('semantic'),
+          raw<boolean>`ctx.fact_id IS NOT NULL`.as('from_context'),
+          raw<number>`CASE WHEN ctx.fact_id IS NOT NULL THEN ${usefulnessNowOf('ctx')} ELSE ${usefulnessNowOf('f')} END`.as('use'),
+        ])
+        .where('f.org_id', '=', orgId)
+        .where('f.bank_id', '=', p.bankId)
+        .where(raw<boolean>`f.text <> ''`)
+        .$if(p.kinds !== null, (q) => q.where('f.kind', '=', raw<string>`any(${p.kinds}::text[])`))
+        .$if(p.statuses !== null, (q) => q.where('f.status', '=', raw<string>`any(${p.statuses}::text[])`))
+        .$if(candidates !== null, (q) => q.where(among('f'))),
+    )
+    .with('top', (db) =>
+      db
+        .selectFrom('scored')
+        .select(['scored.id', 'scored.from_context', 'scored.use', final.as('final')])
+        // usefulness is within [0, 1], so a zero minimum leaves nothing out
+        .$if(p.minUsefulness > 0, (q) => q.where('scored.use', '>=', raw<number>`${p.minUsefulness}::float8`))
+        .orderBy('final', 'desc')
+        .orderBy('scored.id')
+        .limit(p.limit),
+    )
+    .selectFrom('top')
+    .innerJoin('facts as f', (j) => j.on('f.org_id', '=', orgId).onRef('f.id', '=', 'top.id'))
+    .select([...FACT_COLUMNS, (p.boost ? semanticOf(p.query) : raw<number>`top.final`).as('semantic')])
+    .select(['top.use', 'top.from_context', 'top.final'])
+    .orderBy('top.final', 'desc')
+    .orderBy('top.id');
+}
+
+/** `rankingStatement` as text with `?` placeholders and its bindings. */
+export function rankingQuery(orgId: string, p: Params, qe: number[] | null, candidates: string[] | null = null): [string, unknown[]] {
+  const { text, params } = toDriverText(rankingStatement(orgId, p, qe, candidates));
+  return [text, params];
 }
 
 /**
@@ -133,8 +165,7 @@ export async function recall(em: EntityManager, orgId: string, input: RecallInpu
       if (candidates && bank.textOnly.size === 0) return (await rankCandidates(em, orgId, p, qe, candidates))!;
     }
   }
-  const [sql, params] = rankingQuery(orgId, p, qe, candidates);
-  const rows = await em.execute<(FactRow & { semantic: number; use: number; from_context: boolean; final: number })[]>(sql, params);
+  const rows = await runRows(em, rankingStatement(orgId, p, qe, candidates));
   const now = new Date();
   return rows.map((r) => ({
     fact: factFromRow(r, now),

@@ -3,12 +3,15 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { isUuid } from '../../core/ids';
-import { pgArray } from '../../core/sql';
+import { sql as raw, type Selectable } from 'kysely';
+import type { FactQueryContextsTable, FactSignalsTable } from '../../db/tables';
+import { type Row, rows as runRows, sql, templateRows } from '../../db/typed-sql';
 import { numberIn, text } from '../../core/validate';
 import { checkDimensions, factEmbedding } from './embedding-dimension';
 import type { SignalInput } from './facts.inputs';
 import { contextMatches, normalizeQuery } from './usefulness';
-import { sqlApplyInOrder } from './signals.sql';
+import { float8ArrayOfJson, jsonRecords } from './json-records';
+import { applyInOrder, type SignalStep } from './signals.sql';
 import { sqlSignalDelta } from './usefulness.sql';
 
 export const MAX_SIGNALS = 500;
@@ -46,11 +49,53 @@ export function validateSignals(signals: SignalInput[]): Signal[] {
   });
 }
 
-interface StoredContext {
-  id: string;
-  fact_id: string;
-  normalized_query: string;
-  query_embedding: number[] | null;
+/** The query contexts stored for these facts. */
+const storedContexts = (orgId: string, factIds: string[]) =>
+  sql
+    .selectFrom('fact_query_contexts as c')
+    .select(['c.id', 'c.fact_id', 'c.normalized_query', 'c.query_embedding'])
+    .where('c.org_id', '=', orgId)
+    .where('c.fact_id', '=', raw<string>`any(${factIds}::uuid[])`);
+
+type StoredContext = Row<ReturnType<typeof storedContexts>>;
+type NewContext = Pick<Selectable<FactQueryContextsTable>, 'id' | 'fact_id' | 'query' | 'normalized_query' | 'query_embedding'>;
+type NewSignal = Pick<Selectable<FactSignalsTable>, 'id' | 'fact_id' | 'context_id' | 'signal_type' | 'confidence' | 'query' | 'context'>;
+
+/** Creates the new query contexts at the neutral score, without signals yet. */
+function insertContexts(orgId: string, created: NewContext[]) {
+  const x = jsonRecords<Omit<NewContext, 'query_embedding'> & { query_embedding: unknown }, 'x'>(
+    created,
+    'x',
+    'id uuid, fact_id uuid, query text, normalized_query text, query_embedding jsonb',
+  );
+  return sql
+    .insertInto('fact_query_contexts')
+    .columns(['id', 'org_id', 'created_at', 'fact_id', 'query', 'normalized_query', 'query_embedding', 'usefulness', 'signal_count'])
+    .expression(
+      sql.selectFrom(x).select([
+        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), raw<string>`now()`.as('created_at'), 'x.fact_id', 'x.query', 'x.normalized_query',
+        float8ArrayOfJson(raw.ref('x.query_embedding')).as('query_embedding'),
+        raw<number>`0.5`.as('usefulness'),
+        raw<number>`0`.as('signal_count'),
+      ]),
+    );
+}
+
+/** Records the signals, each with the delta its type and confidence make. */
+function insertSignals(orgId: string, actorId: string | null, signals: NewSignal[]) {
+  const columns = 'id uuid, fact_id uuid, context_id uuid, signal_type text, confidence float8, query text, context text';
+  const x = jsonRecords<NewSignal, 'x'>(signals, 'x', columns);
+  return sql
+    .insertInto('fact_signals')
+    .columns(['id', 'org_id', 'created_at', 'fact_id', 'context_id', 'signal_type', 'confidence', 'delta', 'query', 'context', 'actor_id'])
+    .expression(
+      sql.selectFrom(x).select([
+        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), raw<string>`now()`.as('created_at'),
+        'x.fact_id', 'x.context_id', 'x.signal_type', 'x.confidence',
+        raw<number>`${raw.raw(sqlSignalDelta('x.signal_type', 'x.confidence'))}`.as('delta'),
+        'x.query', 'x.context', raw<string | null>`${actorId}::uuid`.as('actor_id'),
+      ]),
+    );
 }
 
 /** Picks the stored (or earlier in this batch created) context of each signal; unmatched ones get a new context. */
@@ -61,7 +106,7 @@ function assignContexts(signals: Signal[], stored: StoredContext[]) {
     list.push({ id: c.id, normalizedQuery: c.normalized_query, queryEmbedding: c.query_embedding ? c.query_embedding.map(Number) : null });
     byFact.set(c.fact_id, list);
   }
-  const created: { id: string; fact_id: string; query: string; normalized_query: string; query_embedding: number[] | null }[] = [];
+  const created: NewContext[] = [];
   const contextIds = signals.map((s) => {
     const list = byFact.get(s.factId) ?? [];
     let best: { id: string; sim: number } | null = null;
@@ -94,55 +139,37 @@ export async function submitSignals(em: EntityManager, orgId: string, actorId: s
       orgId,
       signals.flatMap((s, i) => (s.queryEmbedding ? [{ field: `signals.${i}.queryEmbedding`, length: s.queryEmbedding.length }] : [])),
     );
-    const locked = await tx.execute<{ id: string }[]>('SELECT id FROM facts WHERE org_id = ? AND id = ANY(?::uuid[]) ORDER BY id FOR UPDATE', [
-      orgId,
-      pgArray(factIds),
-    ]);
+    const locked = await runRows(
+      tx,
+      sql
+        .selectFrom('facts as f')
+        .select('f.id')
+        .where('f.org_id', '=', orgId)
+        .where('f.id', '=', raw<string>`any(${factIds}::uuid[])`)
+        .orderBy('f.id')
+        .forUpdate(),
+    );
     const found = new Set(locked.map((r) => r.id));
     const missing = signals.findIndex((s) => !found.has(s.factId));
     if (missing >= 0) throw notFound('fact', `signals.${missing}.factId`);
 
-    const stored = await tx.execute<StoredContext[]>(
-      'SELECT id, fact_id, normalized_query, query_embedding FROM fact_query_contexts WHERE org_id = ? AND fact_id = ANY(?::uuid[])',
-      [orgId, pgArray(factIds)],
-    );
+    const stored = await runRows(tx, storedContexts(orgId, factIds));
     const { contextIds, created } = assignContexts(signals, stored);
-    if (created.length) {
-      await tx.execute(
-        `INSERT INTO fact_query_contexts (id, org_id, created_at, fact_id, query, normalized_query, query_embedding, usefulness, signal_count)
-         SELECT x.id, ?, now(), x.fact_id, x.query, x.normalized_query,
-           CASE WHEN jsonb_typeof(x.query_embedding) = 'array'
-             THEN ARRAY(SELECT e::float8 FROM jsonb_array_elements_text(x.query_embedding) WITH ORDINALITY AS a(e, n) ORDER BY n) END,
-           0.5, 0
-         FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, fact_id uuid, query text, normalized_query text, query_embedding jsonb)`,
-        [orgId, JSON.stringify(created)],
-      );
-    }
-    const steps = (target: (s: Signal, i: number) => string) =>
-      JSON.stringify(signals.map((s, i) => ({ target: target(s, i), ord: i, signal_type: s.signalType, confidence: s.confidence })));
-    await tx.execute(sqlApplyInOrder('facts', true), [steps((s) => s.factId), orgId, orgId]);
-    await tx.execute(sqlApplyInOrder('fact_query_contexts', false), [steps((_s, i) => contextIds[i]), orgId, orgId]);
-    await tx.execute(
-      `INSERT INTO fact_signals (id, org_id, created_at, fact_id, context_id, signal_type, confidence, delta, query, context, actor_id)
-       SELECT x.id, ?, now(), x.fact_id, x.context_id, x.signal_type, x.confidence, ${sqlSignalDelta('x.signal_type', 'x.confidence')},
-         x.query, x.context, ?::uuid
-       FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, fact_id uuid, context_id uuid, signal_type text, confidence float8, query text, context text)`,
-      [
-        orgId,
-        actorId,
-        JSON.stringify(
-          signals.map((s, i) => ({
-            id: randomUUID(),
-            fact_id: s.factId,
-            context_id: contextIds[i],
-            signal_type: s.signalType,
-            confidence: s.confidence,
-            query: s.query,
-            context: s.context,
-          })),
-        ),
-      ],
-    );
+    if (created.length) await runRows(tx, insertContexts(orgId, created));
+    const steps = (target: (s: Signal, i: number) => string): SignalStep[] =>
+      signals.map((s, i) => ({ target: target(s, i), ord: i, signal_type: s.signalType, confidence: s.confidence }));
+    await templateRows(tx, applyInOrder('facts', orgId, steps((s) => s.factId)));
+    await templateRows(tx, applyInOrder('fact_query_contexts', orgId, steps((_s, i) => contextIds[i])));
+    const records = signals.map((s, i) => ({
+      id: randomUUID(),
+      fact_id: s.factId,
+      context_id: contextIds[i],
+      signal_type: s.signalType,
+      confidence: s.confidence,
+      query: s.query,
+      context: s.context,
+    }));
+    await runRows(tx, insertSignals(orgId, actorId, records));
     return factIds;
   });
 }

@@ -1,5 +1,6 @@
 // The formulas of usefulness.ts as SQL expressions, for updates and ranking inside PostgreSQL.
 // Arguments are SQL expressions (column names or casted placeholders), never user input.
+import { type Expression, type RawBuilder, sql as raw } from 'kysely';
 import { CONTEXT_MATCH_COSINE, NEUTRAL, SIGNAL_WEIGHTS, STEP, WEEKLY_RETENTION } from './usefulness';
 
 export const sqlClamp01 = (x: string) => `least(1.0::float8, greatest(0.0::float8, ${x}))`;
@@ -62,3 +63,31 @@ export const sqlFinalScore = (semantic: string, usefulness: string, weight: stri
   boost ? `((1.0::float8 - ${weight}) * ${semantic} + ${weight} * ${usefulness})` : semantic;
 
 export const CONTEXT_MATCH_SQL = `${CONTEXT_MATCH_COSINE}::float8`;
+
+/**
+ * `sqlCosineWith` as an expression of a built statement, the same arithmetic with every number of
+ * `q` (and its sum of squares) a bound float8 parameter: PostgreSQL folds them into constants when
+ * it plans the statement, so a row pays what it pays for literals. The columns are written in code.
+ */
+export function cosineWith(col: string, normSqCol: string, q: readonly number[]): RawBuilder<number> {
+  const qNormSq = sumOfSquares(q);
+  if (qNormSq === 0) return raw<number>`0.0::float8`;
+  const c = raw.ref(col);
+  const dot =
+    q.length <= INLINE_DIMENSIONS
+      ? raw.join(q.map((x, i) => raw`${c}[${raw.raw(String(i + 1))}] * ${x}::float8`), raw` + `)
+      : raw`(SELECT sum(x * y) FROM (SELECT unnest(${c}) AS x, unnest(${[...q]}::float8[]) AS y) AS u)`;
+  const n = raw.ref(normSqCol);
+  return raw<number>`(CASE WHEN ${n} = 0 THEN 0.0::float8 ELSE (${dot}) / sqrt(${n} * ${qNormSq}::float8) END)`;
+}
+
+/** `sqlSemanticFromCosine` of a built expression. */
+export const semanticFromCosineOf = (c: Expression<number>): RawBuilder<number> => raw<number>`greatest(0.0::float8, ${c})`;
+
+/** `sqlFinalScore` of built expressions, the weight bound. */
+export const finalScoreOf = (semantic: Expression<number>, usefulness: Expression<number>, weight: number, boost: boolean): RawBuilder<number> =>
+  boost ? raw<number>`((1.0::float8 - ${weight}::float8) * ${semantic} + ${weight}::float8 * ${usefulness})` : raw<number>`${semantic}`;
+
+/** `sqlUsefulnessAt` of the `usefulness` and `last_signal_at` columns of the row `alias`, decayed to now. */
+export const usefulnessNowOf = (alias: string): RawBuilder<number> =>
+  raw<number>`${raw.raw(sqlUsefulnessAt(`${alias}.usefulness`, `${alias}.last_signal_at`, 'now()'))}`;

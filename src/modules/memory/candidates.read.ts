@@ -1,27 +1,40 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type RawBuilder, sql as raw } from 'kysely';
+import { boundText } from '../../core/sql';
 import { ChangeCursor } from '../../db/change-feed';
+import { firstRow, sql, toDriverText } from '../../db/typed-sql';
 import { CandidateList, type CandidateRow } from './candidates';
 import type { CandidateCache, CandidateKey, CursorRead, OrgCandidates } from './candidates.cache';
 
 /**
  * The earliest 3 and the newest `maxCandidates - 3` segments of the agent's episodes (one session if
- * given), chronological, as one JSON array of `CandidateRow`s (bindings from `candidateBindings`).
+ * given), chronological, as one JSON array of `CandidateRow`s.
  */
-export function candidatesColumn(k: CandidateKey): string {
-  return `(WITH s AS (
+function candidatesOf(k: CandidateKey): RawBuilder<string | CandidateRow[]> {
+  const session = k.sessionId === null ? raw`` : raw`AND e.session_id = ${k.sessionId}`;
+  return raw<string | CandidateRow[]>`(WITH s AS (
        SELECT g.id, g.episode_id, g.role, g.content, g.created_at, g.token_estimate, g.seq, e.created_at AS episode_created_at
          FROM episodes e JOIN episode_segments g ON g.org_id = e.org_id AND g.episode_id = e.id
-        WHERE e.org_id = ? AND e.agent_id = ? ${k.sessionId === null ? '' : 'AND e.session_id = ?'})
+        WHERE e.org_id = ${k.orgId} AND e.agent_id = ${k.agentId} ${session})
      SELECT coalesce(json_agg(json_build_array(c.id, c.episode_id, c.role, c.content, c.created_at::text, c.token_estimate)
                               ORDER BY c.created_at, c.episode_created_at, c.seq), '[]'::json)
        FROM ((SELECT * FROM s ORDER BY created_at, episode_created_at, seq LIMIT 3)
              UNION
-             (SELECT * FROM s ORDER BY created_at DESC, episode_created_at DESC, seq DESC LIMIT ${k.maxCandidates - 3})) c) AS candidates`;
+             (SELECT * FROM s ORDER BY created_at DESC, episode_created_at DESC, seq DESC LIMIT ${k.maxCandidates - 3})) c)`;
 }
 
-export const candidateBindings = (k: CandidateKey) => (k.sessionId === null ? [k.orgId, k.agentId] : [k.orgId, k.agentId, k.sessionId]);
+/** `candidatesOf` as a column (`AS candidates`) written as text with `?` placeholders, and its bindings. */
+const candidatesText = (k: CandidateKey) => toDriverText({ compile: () => raw`${candidatesOf(k)} AS candidates`.compile(sql) });
+export const candidatesColumn = (k: CandidateKey): string => candidatesText(k).text;
+export const candidateBindings = (k: CandidateKey): unknown[] => candidatesText(k).params;
 
-type Read = CursorRead & { candidates: string | CandidateRow[] };
+/** The change log of the organization's segments from the cursor (or the read that starts one), as a one-row table `l`. */
+function changeRead(orgId: string, cursor: ChangeCursor | null) {
+  const columns = cursor
+    ? boundText(ChangeCursor.columns, cursor.bindings(orgId, 'segments'))
+    : boundText(ChangeCursor.startColumns, ChangeCursor.startBindings(orgId, 'segments'));
+  return raw<CursorRead>`(SELECT ${columns})`.as('l');
+}
 
 const parsed = <T>(v: string | T): T => (typeof v === 'string' ? JSON.parse(v) : v);
 
@@ -33,7 +46,7 @@ const parsed = <T>(v: string | T): T => (typeof v === 'string' ? JSON.parse(v) :
 export async function candidates(em: EntityManager, cache: CandidateCache, k: CandidateKey): Promise<CandidateList> {
   const org = cache.org(k.orgId);
   if (org && cache.get(k)) {
-    const [row] = await em.execute<Read[]>(`SELECT ${ChangeCursor.columns}`, org.cursor.bindings(k.orgId, 'segments'));
+    const row = (await firstRow(em, sql.selectFrom(changeRead(k.orgId, org.cursor)).selectAll('l')))!;
     if (cache.attached(k.orgId, org)) cache.advance(org, row);
     const hit = cache.get(k);
     if (hit) return hit;
@@ -43,9 +56,8 @@ export async function candidates(em: EntityManager, cache: CandidateCache, k: Ca
 
 async function read(em: EntityManager, cache: CandidateCache, k: CandidateKey, org: OrgCandidates | undefined): Promise<CandidateList> {
   const tick = org?.tick ?? 0;
-  const [row] = org
-    ? await em.execute<Read[]>(`SELECT ${ChangeCursor.columns}, ${candidatesColumn(k)}`, [...org.cursor.bindings(k.orgId, 'segments'), ...candidateBindings(k)])
-    : await em.execute<Read[]>(`SELECT ${ChangeCursor.startColumns}, ${candidatesColumn(k)}`, [...ChangeCursor.startBindings(k.orgId, 'segments'), ...candidateBindings(k)]);
+  const read = sql.selectFrom(changeRead(k.orgId, org ? org.cursor : null)).selectAll('l').select(candidatesOf(k).as('candidates'));
+  const row = (await firstRow(em, read))!;
   cache.builds += 1;
   const list = new CandidateList(parsed(row.candidates));
   if (!org) {

@@ -1,8 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
-import { timeSortKey } from '../../core/keyset';
-import { addEventCounts, DROP_EMPTY_COUNTS } from '../shared/learning-event-counts';
-import { moveFeedbackCounters } from '../shared/episode-feedback-counters';
+import { sql as raw } from 'kysely';
+import { boundText } from '../../core/sql';
+import { firstRow, rows as runRows, sql } from '../../db/typed-sql';
+import { BATCH, forgetBatch, PROTECTED, purgeBatch } from './lifecycle.sql';
 
 export interface ForgetOptions {
   decayThreshold?: number | null;
@@ -17,14 +18,16 @@ export interface ForgetOutcome {
   deletedIds: string[];
 }
 
-const BATCH = 1000;
 const MAX_DRY_RUN_IDS = 10_000;
 
 /** decayScore in SQL (alias `e`); the TypeScript twin, with the formula, is episodes/decay.ts. */
 export const DECAY_SQL = `(exp(-?::float8 * greatest(0, extract(epoch FROM now() - e.created_at)) / 86400)
   * CASE WHEN e.accepted IS FALSE THEN 0.6 ELSE 1 END * CASE WHEN e.overall_score < 0.5 THEN 0.7 ELSE 1 END)`;
-const PROTECTED = '(e.accepted IS TRUE AND e.overall_score > 0.85)';
-const DOOMED = `(${DECAY_SQL} < ?::float8 OR (e.created_at < now() - ?::int * interval '1 day' AND e.accepted IS NOT TRUE))`;
+
+/** Whether the episode (alias `e`) is due: decayed below the threshold, or older than the maximum age and not accepted. */
+const doomed = (lambda: number, threshold: number, maxAge: number) =>
+  raw<boolean>`(${boundText(DECAY_SQL, [lambda])} < ${threshold}::float8
+    OR (e.created_at < now() - ${maxAge}::int * interval '1 day' AND e.accepted IS NOT TRUE))`;
 
 function check(o: ForgetOptions): { threshold: number; maxAge: number; dryRun: boolean } {
   const threshold = o.decayThreshold ?? 0.1;
@@ -42,40 +45,33 @@ function check(o: ForgetOptions): { threshold: number; maxAge: number; dryRun: b
  */
 export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: number, options: ForgetOptions): Promise<ForgetOutcome> {
   const { threshold, maxAge, dryRun } = check(options);
-  const [counts] = await em.execute<{ examined: number; doomed: number; preserved: number }[]>(
-    `SELECT count(*)::int AS examined,
-            count(*) FILTER (WHERE NOT ${PROTECTED} AND ${DOOMED})::int AS doomed,
-            count(*) FILTER (WHERE ${PROTECTED} AND ${DOOMED})::int AS preserved
-       FROM episodes e WHERE e.org_id = ?`,
-    [lambda, threshold, maxAge, lambda, threshold, maxAge, orgId],
-  );
+  const due = doomed(lambda, threshold, maxAge);
+  const counted = sql
+    .selectFrom('episodes as e')
+    .select([
+      raw<number>`count(*)::int`.as('examined'),
+      raw<number>`count(*) FILTER (WHERE NOT ${PROTECTED} AND ${due})::int`.as('doomed'),
+      raw<number>`count(*) FILTER (WHERE ${PROTECTED} AND ${due})::int`.as('preserved'),
+    ])
+    .where('e.org_id', '=', orgId);
+  const counts = (await firstRow(em, counted))!;
   if (dryRun) {
-    const ids = await em.execute<{ id: string }[]>(
-      `SELECT e.id FROM episodes e WHERE e.org_id = ? AND NOT ${PROTECTED} AND ${DOOMED} ORDER BY e.created_at, e.id LIMIT ${MAX_DRY_RUN_IDS}`,
-      [orgId, lambda, threshold, maxAge],
-    );
+    const doomedIds = sql
+      .selectFrom('episodes as e')
+      .select('e.id')
+      .where('e.org_id', '=', orgId)
+      .where(raw<boolean>`NOT ${PROTECTED} AND ${due}`)
+      .orderBy('e.created_at')
+      .orderBy('e.id')
+      .limit(MAX_DRY_RUN_IDS);
+    const ids = await runRows(em, doomedIds);
     return { examined: counts.examined, deleted: counts.doomed, preserved: counts.preserved, deletedIds: ids.map((r) => r.id) };
   }
   let deleted = 0;
   // walk the episodes once in (created_at, id) order, so kept episodes are not re-read by every batch
   let after: { at: string; id: string } = { at: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
   for (;;) {
-    const [r] = await em.execute<{ n: number; seen: number; last_at: string | null; last_id: string | null }[]>(
-      `WITH w AS (SELECT e.id, e.created_at, NOT ${PROTECTED} AND ${DOOMED} AS doomed FROM episodes e
-                   WHERE e.org_id = ? AND (e.created_at, e.id) > (?::timestamptz, ?::uuid)
-                   ORDER BY e.created_at, e.id LIMIT ${BATCH * 10}),
-       b AS (SELECT e.id FROM episodes e WHERE e.org_id = ? AND e.id IN (SELECT id FROM w WHERE doomed) FOR UPDATE SKIP LOCKED),
-       s AS (DELETE FROM episode_segments WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
-       o AS (DELETE FROM episode_outputs WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
-       f AS (DELETE FROM episode_facts WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
-       j AS (DELETE FROM feedback WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type = 'JUDGEMENT'), -- not a learning event: no counts change
-       u AS (UPDATE feedback SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b) AND feedback_type <> 'JUDGEMENT'),
-       c AS (UPDATE canvas_audits SET episode_id = NULL WHERE org_id = ? AND episode_id IN (SELECT id FROM b)),
-       d AS (DELETE FROM episodes WHERE org_id = ? AND id IN (SELECT id FROM b) RETURNING 1),
-       last AS (SELECT ${timeSortKey('w.created_at')} AS at, w.id FROM w ORDER BY w.created_at DESC, w.id DESC LIMIT 1)
-       SELECT (SELECT count(*) FROM d)::int AS n, (SELECT count(*) FROM w)::int AS seen, (SELECT at FROM last) AS last_at, (SELECT id FROM last) AS last_id`,
-      [lambda, threshold, maxAge, orgId, after.at, after.id, orgId, orgId, orgId, orgId, orgId, orgId, orgId, orgId],
-    );
+    const r = (await firstRow(em, forgetBatch(orgId, due, after)))!;
     deleted += r.n;
     if (r.seen < BATCH * 10 || !r.last_at || !r.last_id) break;
     after = { at: r.last_at, id: r.last_id };
@@ -92,20 +88,11 @@ export async function purgeExpiredFeedback(em: EntityManager, orgId: string, ret
   if (!Number.isInteger(retentionDays) || retentionDays < 1) throw badInput('retentionDays', 'retentionDays must be an integer >= 1');
   let total = 0;
   for (;;) {
-    const [{ n }] = await em.execute<{ n: number }[]>(
-      `WITH b AS (SELECT id FROM feedback WHERE org_id = ? AND created_at < now() - ?::int * interval '1 day' LIMIT ${batch} FOR UPDATE SKIP LOCKED),
-       d AS (DELETE FROM feedback f WHERE f.org_id = ? AND f.id IN (SELECT id FROM b)
-              RETURNING f.episode_id, f.score, f.org_id, f.created_at, f.feedback_type, f.event_type, f.changed_fields),
-       lc AS (${addEventCounts('d', -1)}),
-       agg AS (SELECT episode_id, count(*) AS n, coalesce(sum(score), 0) AS s, count(score) AS sc FROM d WHERE episode_id IS NOT NULL GROUP BY episode_id),
-       u AS (UPDATE episodes e SET ${moveFeedbackCounters({ count: '-agg.n', sum: '-agg.s', scored: '-agg.sc' })}, updated_at = now()
-               FROM agg WHERE e.org_id = ? AND e.id = agg.episode_id)
-       SELECT count(*)::int AS n FROM d`,
-      [orgId, retentionDays, orgId, orgId],
-    );
+    const { n } = (await firstRow(em, purgeBatch(orgId, retentionDays, batch)))!;
     total += n;
     if (n < batch) break;
   }
-  if (total > 0) await em.execute(DROP_EMPTY_COUNTS, [orgId]);
+  // days whose events were all deleted again (rows at count 0)
+  if (total > 0) await runRows(em, sql.deleteFrom('learning_event_counts').where('org_id', '=', orgId).where('count', '=', 0));
   return total;
 }

@@ -1,25 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { pgArray } from '../../../core/sql';
+import { sql as raw } from 'kysely';
+import { type Row, rows as runRows, sql } from '../../../db/typed-sql';
 import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from '../fact.rows';
-import { ChangeCursor } from '../../../db/change-feed';
-import { DIMENSION_COLUMN } from '../embedding-dimension';
+import { dimensionOf } from '../embedding-dimension';
+import { changeRead } from './change-read';
 import type { Held } from './fact-index';
 import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
 import { type RecalledFact, UsefulnessSource } from '../facts.type';
 import type { Params } from '../recall.service';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral, finalScore, normalizeQuery, semanticFromCosine } from '../usefulness';
 import { sqlDaysBetween, sumOfSquares } from '../usefulness.sql';
-
-interface CandidateRow extends Omit<FactRow, 'embedding'> {
-  /** the embedding in PostgreSQL's binary array format */
-  embedding: Buffer | null;
-  norm_sq: number | null;
-  /** days since the last signal, as the ranking statement computes them (0 without a signal) */
-  days: number;
-  /** query contexts: normalised query, embedding, its sum of squares, usefulness, days since and time (epoch s) of the last signal */
-  contexts: { n: string; e: string | null; q: number | null; u: number; d: number; t: number | null }[] | null;
-  now: Date;
-}
 
 /**
  * Cosine as the ranking statement computes it: the dot product added up left to right, divided by
@@ -33,11 +23,25 @@ function cosineWithStored(v: ArrayLike<number>, normSq: number, q: readonly numb
 }
 
 /** What the statement reads of each candidate (alias `f`), with the days as the ranking statement computes them. */
-const CANDIDATE_COLUMNS = `${FACT_COLUMNS_BUT_EMBEDDING}, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, now() AS now,
-  ${sqlDaysBetween('f.last_signal_at', 'now()')} AS days,
-  (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', ${BINARY_CONTEXT_EMBEDDING}, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
-     'd', ${sqlDaysBetween('c.last_signal_at', 'now()')}, 't', date_part('epoch', c.last_signal_at)))
-   FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts`;
+const candidateRows = (orgId: string, candidates: string[]) =>
+  sql
+    .selectFrom('facts as f')
+    .select([
+      ...FACT_COLUMNS_BUT_EMBEDDING,
+      // the embedding in PostgreSQL's binary array format
+      raw<Buffer | null>`array_send(f.embedding)`.as('embedding'),
+      'f.embedding_norm_sq as norm_sq',
+      raw<string>`now()`.as('now'),
+      // days since the last signal, as the ranking statement computes them (0 without a signal)
+      raw<number>`${raw.raw(sqlDaysBetween('f.last_signal_at', 'now()'))}`.as('days'),
+      // query contexts: normalised query, embedding, its sum of squares, usefulness, days since and time (epoch s) of the last signal
+      raw<{ n: string; e: string | null; q: number | null; u: number; d: number; t: number | null }[] | null>`(SELECT json_agg(json_build_object(
+          'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
+          'd', ${raw.raw(sqlDaysBetween('c.last_signal_at', 'now()'))}, 't', date_part('epoch', c.last_signal_at)))
+        FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id)`.as('contexts'),
+    ])
+    .where('f.org_id', '=', orgId)
+    .where('f.id', '=', raw<string>`any(${candidates}::uuid[])`);
 
 /**
  * Ranks the candidates of the vector index with recall's formula, in this process: one statement
@@ -52,18 +56,22 @@ const CANDIDATE_COLUMNS = `${FACT_COLUMNS_BUT_EMBEDDING}, array_send(f.embedding
  * caller catches up and ranks again.
  */
 export async function rankCandidates(em: EntityManager, orgId: string, p: Params, qe: number[], candidates: string[], held: Held | null = null): Promise<RecalledFact[] | null> {
-  let rows: CandidateRow[];
+  let rows: Row<ReturnType<typeof candidateRows>>[];
   if (held) {
-    const read = await em.execute<(CandidateRow & { xmin: string; changes: string; dimension: number | null })[]>(
-      `SELECT l.xmin, l.changes, l.dimension, x.* FROM (SELECT ${ChangeCursor.columns}, ${DIMENSION_COLUMN}) l
-       LEFT JOIN LATERAL (SELECT ${CANDIDATE_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])) x ON true`,
-      [...held.cursor.bindings(orgId, 'facts'), orgId, orgId, pgArray(candidates)],
+    const state = sql.selectFrom(changeRead(orgId, 'facts', held.cursor)).selectAll('l').select(dimensionOf(orgId).as('dimension'));
+    const read = await runRows(
+      em,
+      sql
+        .selectFrom(state.as('l'))
+        .leftJoinLateral(candidateRows(orgId, candidates).as('x'), (j) => j.onTrue())
+        .select(['l.xmin', 'l.changes', 'l.dimension'])
+        .selectAll('x'),
     );
     if (held.cursor.hasUnseen(read[0]) || Number(read[0].dimension) !== held.dimension || !held.unchanged()) return null;
-    rows = read.filter((r) => r.id !== null);
+    rows = read.filter((r): r is (typeof read)[number] & (typeof rows)[number] => r.id !== null);
   } else {
     if (candidates.length === 0) return [];
-    rows = await em.execute<CandidateRow[]>(`SELECT ${CANDIDATE_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])`, [orgId, pgArray(candidates)]);
+    rows = await runRows(em, candidateRows(orgId, candidates));
   }
   const qNormSq = sumOfSquares(qe);
   const qnorm = normalizeQuery(p.query);

@@ -1,35 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../../../core/logger';
-import { pgArray } from '../../../core/sql';
+import { sql as raw } from 'kysely';
 import { ChangeCursor } from '../../../db/change-feed';
-import { DIMENSION_COLUMN } from '../embedding-dimension';
-import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
-import { BankVectors, type IndexRow } from './bank-vectors';
+import { firstRow, type Row, rows as runRows, sql } from '../../../db/typed-sql';
+import { dimensionOf } from '../embedding-dimension';
+import { changeRead } from './change-read';
+import { BankVectors } from './bank-vectors';
+import { BUILD_CHUNK, bankChunk, decoded, indexRows } from './index-rows';
 
-/**
- * What the index reads of a fact (alias `f`): the vector (in PostgreSQL's binary array format, far
- * cheaper to decode than text), filters, usefulness and query contexts (their embeddings binary too).
- */
-const ROW_COLUMNS = `f.id, f.bank_id, f.text <> '' AS has_text, f.kind, f.status, array_send(f.embedding) AS embedding, f.embedding_norm_sq AS norm_sq, f.usefulness,
-  date_part('epoch', f.last_signal_at) * 1000 AS t,
-  (SELECT json_agg(json_build_object('n', c.normalized_query, 'e', ${BINARY_CONTEXT_EMBEDDING}, 'q', c.query_embedding_norm_sq,
-      'u', c.usefulness, 't', date_part('epoch', c.last_signal_at) * 1000))
-     FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts`;
-
-/** Rows read per statement while a bank is built. */
-const BUILD_CHUNK = 20_000;
 /** More changed facts than this since the last request: the organization's banks are read again. */
 const REBUILD_CHANGES = 20_000;
 /** A bank too large for the memory setting is ranked by PostgreSQL alone, and tried again after this. */
 const RETRY_TOO_LARGE_MS = 10 * 60_000;
-
-type StoredRow = Omit<IndexRow, 'embedding' | 'contexts'> & { embedding: Buffer | null; contexts: (Omit<NonNullable<IndexRow['contexts']>[number], 'e'> & { e: string | null })[] | null };
-
-const decoded = (r: StoredRow): IndexRow => ({
-  ...r,
-  embedding: r.embedding === null ? null : decodeFloat8Array(r.embedding),
-  contexts: r.contexts?.map((c) => ({ ...c, e: fromBase64(c.e) })) ?? null,
-});
 
 class OrgVectors {
   readonly banks = new Map<string, BankVectors>();
@@ -154,10 +136,8 @@ export class FactIndex {
     }
     // a new cursor: banks are read after this statement, so every change it already shows is in them
     const cursor = org.cursor;
-    const [row] = await em.execute<{ xmin: string; changes: string; dimension: number | null }[]>(
-      `SELECT ${cursor ? ChangeCursor.columns : ChangeCursor.startColumns}, ${DIMENSION_COLUMN}`,
-      [...(cursor ? cursor.bindings(orgId, 'facts') : ChangeCursor.startBindings(orgId, 'facts')), orgId],
-    );
+    const read = sql.selectFrom(changeRead(orgId, 'facts', cursor)).selectAll('l').select(dimensionOf(orgId).as('dimension'));
+    const row = (await firstRow(em, read))!;
     org.dimension = row.dimension === null ? null : Number(row.dimension);
     if (!cursor) org.cursor = ChangeCursor.start(row);
     else {
@@ -171,7 +151,7 @@ export class FactIndex {
 
   /** Reads the changed facts again and moves, replaces or removes them in the banks held. */
   private async apply(em: EntityManager, orgId: string, org: OrgVectors, ids: string[]): Promise<void> {
-    const rows = await em.execute<StoredRow[]>(`SELECT ${ROW_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.id = ANY(?::uuid[])`, [orgId, pgArray(ids)]);
+    const rows = await runRows(em, indexRows(orgId).where('f.id', '=', raw<string>`any(${ids}::uuid[])`));
     const bankOfRow = new Map(rows.map((r) => [r.id, r.bank_id]));
     for (const [name, bank] of org.banks) for (const id of ids) if (bankOfRow.get(id) !== name) bank.remove(id);
     for (const r of rows) org.banks.get(r.bank_id)?.put(decoded(r));
@@ -207,12 +187,7 @@ export class FactIndex {
     const bank = new BankVectors(dim);
     let after: [string, string] | null = null;
     for (;;) {
-      const rows: (StoredRow & { at: string })[] = await em.execute(
-        `SELECT ${ROW_COLUMNS}, f.created_at::text AS at FROM facts f WHERE f.org_id = ? AND f.bank_id = ? AND f.text <> ''${
-          after ? ' AND (f.created_at, f.id) > (?::timestamptz, ?::uuid)' : ''
-        } ORDER BY f.created_at, f.id LIMIT ${BUILD_CHUNK}`,
-        [orgId, bankId, ...(after ?? [])],
-      );
+      const rows: Row<ReturnType<typeof bankChunk>>[] = await runRows(em, bankChunk(orgId, bankId, after));
       for (const r of rows) bank.put(decoded(r));
       if (bank.bytes > this.maxBytes) {
         this.log?.warn({ orgId, bankId, facts: bank.count, maxMb: Math.round(this.maxBytes / 2 ** 20) }, 'recall index: bank larger than RECALL_INDEX_MAX_MB, ranked by PostgreSQL alone');

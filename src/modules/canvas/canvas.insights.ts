@@ -46,7 +46,8 @@ export async function episodesByCanvasType(
  * The window of each action over the later actions of the same canvas (an action without a canvas
  * id is a canvas of its own), in time order.
  */
-const LATER_OF_SAME_CANVAS = raw`(PARTITION BY coalesce(c.canvas_id, c.id::text) ORDER BY c.created_at, c.id ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)`;
+const LATER = raw`(PARTITION BY coalesce(c.canvas_id, c.id::text) ORDER BY c.created_at, c.id
+                   ROWS BETWEEN 1 FOLLOWING AND UNBOUNDED FOLLOWING)`;
 
 /**
  * Engagement per canvas type and per (type, component) in one statement: engagement is the time
@@ -60,8 +61,8 @@ function insightsStatement(orgId: string, agentId: string, from: string) {
         .selectFrom('canvas_audits as c')
         .select(['c.canvas_type', 'c.component_type', 'c.episode_id', 'c.action', 'c.created_at'])
         .select([
-          raw<string | null>`min(CASE WHEN c.action IN ('CLOSE', 'SUBMIT') THEN c.created_at END) OVER ${LATER_OF_SAME_CANVAS}`.as('next_end'),
-          raw<string | null>`min(CASE WHEN c.action = 'SUBMIT' THEN c.created_at END) OVER ${LATER_OF_SAME_CANVAS}`.as('next_submit'),
+          raw<string | null>`min(CASE WHEN c.action IN ('CLOSE', 'SUBMIT') THEN c.created_at END) OVER ${LATER}`.as('next_end'),
+          raw<string | null>`min(CASE WHEN c.action = 'SUBMIT' THEN c.created_at END) OVER ${LATER}`.as('next_submit'),
         ])
         .where('c.org_id', '=', orgId)
         .where('c.agent_id', '=', agentId)
@@ -72,6 +73,9 @@ function insightsStatement(orgId: string, agentId: string, from: string) {
         .selectFrom('a')
         .select((eb) => {
           const presented = eb('action', '=', 'PRESENT');
+          const ended = eb('next_end', 'is not', null);
+          const endedBySubmit = eb.and([eb('next_submit', 'is not', null), eb('next_submit', '=', eb.ref('next_end'))]);
+          const engagement = raw<number>`extract(epoch FROM next_end - created_at)`;
           return [
             'canvas_type',
             'component_type',
@@ -79,12 +83,8 @@ function insightsStatement(orgId: string, agentId: string, from: string) {
             eb.cast<number>(eb.fn.countAll().filterWhere(presented), 'integer').as('presentations'),
             eb.cast<number>(eb.fn.countAll().filterWhere('action', '=', 'CLOSE'), 'integer').as('closes'),
             eb.cast<number>(eb.fn.countAll().filterWhere('action', '=', 'SUBMIT'), 'integer').as('submits'),
-            eb
-              .cast<number>(eb.fn.countAll().filterWhere(eb.and([presented, eb('next_submit', 'is not', null), eb('next_submit', '=', eb.ref('next_end'))])), 'integer')
-              .as('ended_submit'),
-            eb
-              .cast<number | null>(eb.fn.avg(raw`extract(epoch FROM next_end - created_at)`).filterWhere(eb.and([presented, eb('next_end', 'is not', null)])), 'float8')
-              .as('avg_engagement'),
+            eb.cast<number>(eb.fn.countAll().filterWhere(eb.and([presented, endedBySubmit])), 'integer').as('ended_submit'),
+            eb.cast<number | null>(eb.fn.avg(engagement).filterWhere(eb.and([presented, ended])), 'float8').as('avg_engagement'),
           ];
         })
         .groupBy(raw`GROUPING SETS ((canvas_type), (canvas_type, component_type))`),
@@ -95,10 +95,11 @@ function insightsStatement(orgId: string, agentId: string, from: string) {
           sub
             .selectFrom('a')
             .distinct()
-            .select((eb) => ['canvas_type', raw<string | null>`NULL::text`.as('component_type'), eb.cast<number>(eb.val(1), 'integer').as('by_type'), 'episode_id'])
+            .select(['canvas_type', raw<string | null>`NULL::text`.as('component_type')])
+            .select((eb) => [eb.cast<number>(eb.val(1), 'integer').as('by_type'), 'episode_id'])
             .where('episode_id', 'is not', null)
-            .union((eb) =>
-              eb
+            .union((other) =>
+              other
                 .selectFrom('a')
                 .distinct()
                 .select((eb) => ['canvas_type', 'component_type', eb.cast<number>(eb.val(0), 'integer').as('by_type'), 'episode_id'])
@@ -107,12 +108,16 @@ function insightsStatement(orgId: string, agentId: string, from: string) {
             .as('x'),
         )
         .innerJoin('episodes as e', (j) => j.on('e.org_id', '=', orgId).onRef('e.id', '=', 'x.episode_id').on('e.feedback_score_count', '>', 0))
-        .select((eb) => ['x.canvas_type', 'x.component_type', 'x.by_type', eb.cast<number | null>(eb.fn.avg(aggregateFeedbackScoreOf('e')), 'float8').as('avg_feedback')])
+        .select(['x.canvas_type', 'x.component_type', 'x.by_type'])
+        .select((eb) => eb.cast<number | null>(eb.fn.avg(aggregateFeedbackScoreOf('e')), 'float8').as('avg_feedback'))
         .groupBy(['x.canvas_type', 'x.component_type', 'x.by_type']),
     )
     .selectFrom('s')
     .leftJoin('f', (j) =>
-      j.onRef('f.canvas_type', '=', 's.canvas_type').onRef('f.by_type', '=', 's.by_type').onRef('f.component_type', 'is not distinct from', 's.component_type'),
+      j
+        .onRef('f.canvas_type', '=', 's.canvas_type')
+        .onRef('f.by_type', '=', 's.by_type')
+        .onRef('f.component_type', 'is not distinct from', 's.component_type'),
     )
     .selectAll('s')
     .select('f.avg_feedback')

@@ -7,7 +7,8 @@ import { CanvasAudit } from './canvas.type';
 
 /** The columns of `canvas_audits` every read returns (alias `c`); as text they read `c.id,c.agent_id,...`. */
 export const CANVAS_COLUMNS = [
-  'c.id', 'c.agent_id', 'c.session_id', 'c.episode_id', 'c.canvas_id', 'c.canvas_type', 'c.component_type', 'c.action', 'c.metadata', 'c.created_at',
+  'c.id', 'c.agent_id', 'c.session_id', 'c.episode_id', 'c.canvas_id', 'c.canvas_type', 'c.component_type', 'c.action', 'c.metadata',
+  'c.created_at',
 ] as const;
 
 /** CANVAS_COLUMNS with the metadata JSON read as NULL (read only when `metadata` is selected), in the same order. */
@@ -22,8 +23,8 @@ export const CANVAS_BRIEF_COLUMNS = ((s: string) => s.slice('select '.length, s.
 );
 
 /** The full selection (with `metadata`) or the brief one, as one type: metadata is JSON or NULL. */
-export const canvasSelection = (metadata: boolean): readonly ((typeof CANVAS_COLUMNS)[number] | (typeof CANVAS_BRIEF_SELECTION)[number])[] =>
-  metadata ? CANVAS_COLUMNS : CANVAS_BRIEF_SELECTION;
+type CanvasSelection = (typeof CANVAS_COLUMNS)[number] | (typeof CANVAS_BRIEF_SELECTION)[number];
+export const canvasSelection = (metadata: boolean): readonly CanvasSelection[] => (metadata ? CANVAS_COLUMNS : CANVAS_BRIEF_SELECTION);
 
 export type CanvasRow = Pick<Selectable<CanvasAuditsTable>, Unqualified<(typeof CANVAS_COLUMNS)[number]>>;
 

@@ -96,5 +96,6 @@ export async function listCanvasAudits(em: EntityManager, orgId: string, filter:
   if (type !== null) q = q.where('c.canvas_type', '=', type);
   if (f.action !== null && f.action !== undefined) q = q.where('c.action', '=', f.action);
   if (f.timeRange) q = q.where('c.created_at', '>=', since(f.timeRange, 'filter.timeRange').toISOString());
-  return keysetPage(em, q, { alias: 'c', sortColumn: 'created_at', first, after, toNodes: (rows: CanvasRow[]) => rows.map(canvasFromRow) });
+  const toNodes = (rows: CanvasRow[]) => rows.map(canvasFromRow);
+  return keysetPage(em, q, { alias: 'c', sortColumn: 'created_at', first, after, toNodes });
 }

@@ -15,7 +15,8 @@ import { aggregateFeedbackScoreOf } from '../shared/episode-feedback-counters';
 
 export async function getFeedback(em: EntityManager, orgId: string, id: string): Promise<Feedback | null> {
   if (!isUuid(id)) return null;
-  const row = await firstRow(em, sql.selectFrom('feedback as fb').select(FEEDBACK_COLUMNS).where('fb.org_id', '=', orgId).where('fb.id', '=', id));
+  const query = sql.selectFrom('feedback as fb').select(FEEDBACK_COLUMNS).where('fb.org_id', '=', orgId).where('fb.id', '=', id);
+  const row = await firstRow(em, query);
   return row ? feedbackFromRow(row) : null;
 }
 
@@ -32,7 +33,8 @@ export async function listFeedback(em: EntityManager, orgId: string, filter: Fee
     q = q.where('fb.layout_fingerprint', '=', f.layoutFingerprint);
   }
   if (f.timeRange) q = q.where('fb.created_at', '>=', since(f.timeRange, 'filter.timeRange').toISOString());
-  return keysetPage(em, q, { alias: 'fb', sortColumn: 'created_at', first, after, toNodes: (rows: FeedbackRow[]) => rows.map(feedbackFromRow) });
+  const toNodes = (rows: FeedbackRow[]) => rows.map(feedbackFromRow);
+  return keysetPage(em, q, { alias: 'fb', sortColumn: 'created_at', first, after, toNodes });
 }
 
 /** Episodes of an agent whose aggregate feedback is at least `minFeedbackScore`, newest first. */

@@ -35,8 +35,8 @@ export const FEEDBACK_BRIEF_COLUMNS = ((s: string) => s.slice('select '.length, 
 );
 
 /** The full selection (`detail`) or the brief one, as one type: a large column is its own type or NULL. */
-export const feedbackSelection = (detail: boolean): readonly ((typeof FEEDBACK_COLUMNS)[number] | (typeof FEEDBACK_BRIEF_SELECTION)[number])[] =>
-  detail ? FEEDBACK_COLUMNS : FEEDBACK_BRIEF_SELECTION;
+type FeedbackSelection = (typeof FEEDBACK_COLUMNS)[number] | (typeof FEEDBACK_BRIEF_SELECTION)[number];
+export const feedbackSelection = (detail: boolean): readonly FeedbackSelection[] => (detail ? FEEDBACK_COLUMNS : FEEDBACK_BRIEF_SELECTION);
 
 export type FeedbackRow = Pick<Selectable<FeedbackTable>, Names[number]>;
 

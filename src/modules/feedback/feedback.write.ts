@@ -102,7 +102,12 @@ function linkedWrite(orgId: string, episodeId: string, w: FeedbackWrite) {
   const selected: Record<(typeof columns)[number], RawBuilder<unknown>> = values;
   const ctes = sql
     .with('e', (db) =>
-      db.updateTable('episodes as e').set(oneMore(w)).where('e.org_id', '=', orgId).where('e.id', '=', episodeId).returning(EPISODE_COLUMNS),
+      db
+        .updateTable('episodes as e')
+        .set(oneMore(w))
+        .where('e.org_id', '=', orgId)
+        .where('e.id', '=', episodeId)
+        .returning(EPISODE_COLUMNS),
     )
     .with('fb', (db) =>
       db
@@ -111,12 +116,16 @@ function linkedWrite(orgId: string, episodeId: string, w: FeedbackWrite) {
         .expression(
           db
             .selectFrom('e')
-            .select([raw<string>`gen_random_uuid()`.as('id'), 'e.org_id', raw.val(w.createdAt.toISOString()).as('created_at'), 'e.id as episode_id', 'e.agent_id'])
+            .select([raw<string>`gen_random_uuid()`.as('id'), 'e.org_id', raw.val(w.createdAt.toISOString()).as('created_at')])
+            .select(['e.id as episode_id', 'e.agent_id'])
             .select(columns.map((c) => selected[c].as(c))),
         )
         .returning(RETURNED),
     );
-  const read = [raw<FeedbackRow>`row_to_json(${raw.table('fb')})`.as('feedback'), raw<EpisodeRow>`row_to_json(${raw.table('e')})`.as('episode')] as const;
+  const read = [
+    raw<FeedbackRow>`row_to_json(${raw.table('fb')})`.as('feedback'),
+    raw<EpisodeRow>`row_to_json(${raw.table('e')})`.as('episode'),
+  ] as const;
   return counted(w) ? ctes.with('c', eventCounts).selectFrom(['fb', 'e']).select(read) : ctes.selectFrom(['fb', 'e']).select(read);
 }
 
@@ -125,7 +134,14 @@ function unlinkedWrite(orgId: string, episodeId: string | null, agentId: string 
   const ctes = sql.with('fb', (db) =>
     db
       .insertInto('feedback')
-      .values({ id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: w.createdAt.toISOString(), episode_id: episodeId, agent_id: agentId, ...writtenValues(w) })
+      .values({
+        id: raw<string>`gen_random_uuid()`,
+        org_id: orgId,
+        created_at: w.createdAt.toISOString(),
+        episode_id: episodeId,
+        agent_id: agentId,
+        ...writtenValues(w),
+      })
       .returning(RETURNED),
   );
   return counted(w) ? ctes.with('c', eventCounts).selectFrom('fb').select('fb.id') : ctes.selectFrom('fb').select('fb.id');

@@ -64,7 +64,11 @@ export async function judgeEpisode(em: EntityManager, bus: EventBus, actor: Acto
     }
     const judged = sql
       .updateTable('episodes')
-      .set((eb) => ({ accepted: input.accepted, overall_score: eb.fn.coalesce(eb.val(input.overallScore ?? null), 'overall_score'), updated_at: raw<string>`now()` }))
+      .set((eb) => ({
+        accepted: input.accepted,
+        overall_score: eb.fn.coalesce(eb.val(input.overallScore ?? null), 'overall_score'),
+        updated_at: raw<string>`now()`,
+      }))
       .where('org_id', '=', actor.orgId)
       .where('id', '=', ep.id);
     await rows(tx, judged);

@@ -40,12 +40,14 @@ function episodeCosine(q: readonly number[]): RawBuilder<number> {
     q.length <= INLINE_DIMENSIONS
       ? raw.join(q.map((x, i) => raw`e.embedding[${raw.lit(i + 1)}] * ${x}::float8`), raw` + `)
       : raw`(SELECT sum(x * y) FROM (SELECT unnest(e.embedding) AS x, unnest(${[...q]}::float8[]) AS y) AS u)`;
-  return raw<number>`(CASE WHEN e.embedding_norm_sq = 0 THEN 0.0::float8 ELSE (${dot}) / sqrt(e.embedding_norm_sq * ${qNormSq}::float8) END)`;
+  return raw<number>`(CASE WHEN e.embedding_norm_sq = 0 THEN 0.0::float8
+                     ELSE (${dot}) / sqrt(e.embedding_norm_sq * ${qNormSq}::float8) END)`;
 }
 
 /** How well the episode's title, task or topic matches the query text. */
 const textRelevance = (query: string) =>
-  raw<number>`greatest(word_similarity(${query}, coalesce(e.title, '')), word_similarity(${query}, coalesce(e.task, '')), word_similarity(${query}, coalesce(e.topic, '')))`;
+  raw<number>`greatest(word_similarity(${query}, coalesce(e.title, '')), word_similarity(${query}, coalesce(e.task, '')),
+                       word_similarity(${query}, coalesce(e.topic, '')))`;
 
 /**
  * The ranking statement: scores of the agent's episodes (only id and time carried through the
@@ -58,7 +60,8 @@ const textRelevance = (query: string) =>
 export function episodeRanking(orgId: string, lambda: number, a: EpisodeRankingArgs) {
   const emb = a.emb;
   const relevance = emb
-    ? raw<number>`CASE WHEN e.embedding IS NOT NULL AND cardinality(e.embedding) = ${emb.length} THEN greatest(0.0::float8, ${episodeCosine(emb)}) ELSE ${textRelevance(a.query)} END`
+    ? raw<number>`CASE WHEN e.embedding IS NOT NULL AND cardinality(e.embedding) = ${emb.length}
+                       THEN greatest(0.0::float8, ${episodeCosine(emb)}) ELSE ${textRelevance(a.query)} END`
     : textRelevance(a.query);
   // without a query embedding nothing reads the dimension: `d` is a constant no statement evaluates
   return sql
@@ -72,7 +75,8 @@ export function episodeRanking(orgId: string, lambda: number, a: EpisodeRankingA
           raw<number>`exp(-${lambda}::float8 * greatest(0, extract(epoch FROM now() - e.created_at)) / 86400)::float8`.as('recency'),
           raw<number>`CASE WHEN e.canvas_action_count > 0 THEN ${CANVAS_BOOST}::float8 ELSE 0 END::float8`.as('canvas_boost'),
           raw<number>`CASE WHEN e.feedback_score_count = 0 OR e.feedback_score_sum = 0 THEN 0
-                      WHEN e.feedback_score_sum > 0 THEN ${POSITIVE_FEEDBACK_BOOST}::float8 ELSE ${NEGATIVE_FEEDBACK_BOOST}::float8 END::float8`.as('feedback_boost'),
+                      WHEN e.feedback_score_sum > 0 THEN ${POSITIVE_FEEDBACK_BOOST}::float8
+                      ELSE ${NEGATIVE_FEEDBACK_BOOST}::float8 END::float8`.as('feedback_boost'),
         ])
         .where('e.org_id', '=', orgId)
         .where('e.agent_id', '=', a.agentId)
@@ -80,7 +84,10 @@ export function episodeRanking(orgId: string, lambda: number, a: EpisodeRankingA
         .$if(emb !== null, (q) => q.where((eb) => eb.fn.coalesce(eb.selectFrom('d').select('d.n'), eb.val(emb!.length)), '=', emb!.length)),
     )
     .with('b', (db) =>
-      db.selectFrom('s').selectAll().select(raw<number>`${RELEVANCE_WEIGHT}::float8 * relevance + ${RECENCY_WEIGHT}::float8 * recency`.as('base_score')),
+      db
+        .selectFrom('s')
+        .selectAll()
+        .select(raw<number>`${RELEVANCE_WEIGHT}::float8 * relevance + ${RECENCY_WEIGHT}::float8 * recency`.as('base_score')),
     )
     .with('t', (db) =>
       db

@@ -1,9 +1,10 @@
 import DataLoader from 'dataloader';
-import { pgArray } from '../../core/sql';
+import { sql as raw } from 'kysely';
+import { rows, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { groupByEpisode, newestPerEpisode } from '../shared/sub-list';
+import { groupByEpisode, rankInEpisode } from '../shared/sub-list';
 import type { CanvasAction } from '../shared/canvas-vocabulary';
-import { CANVAS_BRIEF_COLUMNS, CANVAS_COLUMNS, canvasFromRow, type CanvasRow } from './canvas.rows';
+import { canvasFromRow, canvasSelection } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
 
 export interface CanvasContextArgs {
@@ -17,22 +18,26 @@ export interface CanvasContextArgs {
 /** The newest `limit` canvas audits per episode, oldest first, optionally filtered; one statement per request. */
 export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<string, CanvasAudit[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
-    const params: unknown[] = [orgId, pgArray([...ids])];
-    let extra = '';
-    if (args.canvasType !== null) {
-      extra += ' AND c.canvas_type = ?';
-      params.push(args.canvasType);
-    }
-    if (args.action !== null) {
-      extra += ' AND c.action = ?';
-      params.push(args.action);
-    }
-    const w = newestPerEpisode('c.created_at DESC, c.id DESC', args.limit);
-    const rows = await em.execute<(CanvasRow & { episode_id: string })[]>(
-      `SELECT * FROM (SELECT ${args.metadata ? CANVAS_COLUMNS : CANVAS_BRIEF_COLUMNS}${w.select} FROM canvas_audits c
-                       WHERE c.org_id = ? AND c.episode_id = ANY(?::uuid[])${extra}) x
-       ${w.where} ORDER BY episode_id, created_at, id`,
-      params,
+    const { canvasType, action } = args;
+    const ranked = sql
+      .selectFrom('canvas_audits as c')
+      .select(canvasSelection(args.metadata))
+      .select(rankInEpisode('c.created_at DESC, c.id DESC').as('rn'))
+      .where('c.org_id', '=', orgId)
+      .where('c.episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`)
+      .$if(canvasType !== null, (q) => q.where('c.canvas_type', '=', canvasType!))
+      .$if(action !== null, (q) => q.where('c.action', '=', action!));
+    const found = await rows(
+      em,
+      sql
+        .selectFrom(ranked.as('x'))
+        .selectAll()
+        .where('x.rn', '<=', args.limit)
+        .orderBy('x.episode_id')
+        .orderBy('x.created_at')
+        .orderBy('x.id')
+        // only audits of the requested episodes are read: every row has its episode id
+        .$narrowType<{ episode_id: string }>(),
     );
-    return groupByEpisode(ids, rows, canvasFromRow);
+    return groupByEpisode(ids, found, canvasFromRow);
   });

@@ -1,23 +1,32 @@
+import type { Selectable } from 'kysely';
+import type { CanvasAuditsTable } from '../../db/tables';
+import { briefColumn } from '../feedback/brief-column';
+import { sql, type Unqualified } from '../../db/typed-sql';
 import type { CanvasAction } from '../shared/canvas-vocabulary';
 import { CanvasAudit } from './canvas.type';
 
-export const CANVAS_COLUMNS = 'c.id, c.agent_id, c.session_id, c.episode_id, c.canvas_id, c.canvas_type, c.component_type, c.action, c.metadata, c.created_at';
+/** The columns of `canvas_audits` every read returns (alias `c`); as text they read `c.id,c.agent_id,...`. */
+export const CANVAS_COLUMNS = [
+  'c.id', 'c.agent_id', 'c.session_id', 'c.episode_id', 'c.canvas_id', 'c.canvas_type', 'c.component_type', 'c.action', 'c.metadata',
+  'c.created_at',
+] as const;
 
-/** CANVAS_COLUMNS with the metadata JSON read as NULL (read only when `metadata` is selected). */
-export const CANVAS_BRIEF_COLUMNS = CANVAS_COLUMNS.replace('c.metadata', 'NULL::jsonb AS metadata');
+/** CANVAS_COLUMNS with the metadata JSON read as NULL (read only when `metadata` is selected), in the same order. */
+export const CANVAS_BRIEF_SELECTION = [
+  'c.id', 'c.agent_id', 'c.session_id', 'c.episode_id', 'c.canvas_id', 'c.canvas_type', 'c.component_type', 'c.action',
+  briefColumn('metadata', 'jsonb'), 'c.created_at',
+] as const;
 
-export interface CanvasRow {
-  id: string;
-  agent_id: string;
-  session_id: string | null;
-  episode_id: string | null;
-  canvas_id: string | null;
-  canvas_type: string;
-  component_type: string | null;
-  action: string;
-  metadata: Record<string, unknown> | null;
-  created_at: Date | string;
-}
+/** CANVAS_BRIEF_SELECTION as SQL text (the select list of the compiled statement), for statements still written as text. */
+export const CANVAS_BRIEF_COLUMNS = ((s: string) => s.slice('select '.length, s.lastIndexOf(' from ')))(
+  sql.selectFrom('canvas_audits as c').select(CANVAS_BRIEF_SELECTION).compile().sql,
+);
+
+/** The full selection (with `metadata`) or the brief one, as one type: metadata is JSON or NULL. */
+type CanvasSelection = (typeof CANVAS_COLUMNS)[number] | (typeof CANVAS_BRIEF_SELECTION)[number];
+export const canvasSelection = (metadata: boolean): readonly CanvasSelection[] => (metadata ? CANVAS_COLUMNS : CANVAS_BRIEF_SELECTION);
+
+export type CanvasRow = Pick<Selectable<CanvasAuditsTable>, Unqualified<(typeof CANVAS_COLUMNS)[number]>>;
 
 export const canvasFromRow = (r: CanvasRow): CanvasAudit =>
   Object.assign(new CanvasAudit(), {
@@ -29,6 +38,6 @@ export const canvasFromRow = (r: CanvasRow): CanvasAudit =>
     canvasType: r.canvas_type,
     componentType: r.component_type,
     action: r.action as CanvasAction,
-    metadata: r.metadata,
-    createdAt: r.created_at instanceof Date ? r.created_at : new Date(r.created_at),
+    metadata: r.metadata as Record<string, unknown> | null,
+    createdAt: new Date(r.created_at),
   });

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
 import { badInput, notFound } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
-import { keysetPageText } from '../shared/keyset-page';
+import { keysetPage } from '../shared/keyset-page';
 import { occurredAt, since } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
+import { firstRow, rows, sql } from '../../db/typed-sql';
 import { CANVAS_ACTIONS, canvasType } from '../shared/canvas-vocabulary';
 import type { CanvasActionInput, CanvasAuditFilter } from './canvas.inputs';
 import { CANVAS_COLUMNS, canvasFromRow, type CanvasRow } from './canvas.rows';
@@ -29,50 +31,71 @@ export async function recordCanvasAction(em: EntityManager, orgId: string, input
   const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'recordCanvasAction', input: rest }, async (tx) => {
     let linked: string | null = null;
     if (episodeId) {
-      const [ep] = await tx.execute<{ id: string }[]>('SELECT id FROM episodes WHERE org_id = ? AND id = ?', [orgId, episodeId]);
+      const ep = await firstRow(tx, sql.selectFrom('episodes').select('id').where('org_id', '=', orgId).where('id', '=', episodeId));
       if (!ep) throw notFound('episode', 'input.episodeId');
       linked = ep.id;
     } else if (input.sessionId) {
-      const [ep] = await tx.execute<{ id: string }[]>(
-        'SELECT id FROM episodes WHERE org_id = ? AND agent_id = ? AND session_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
-        [orgId, input.agentId, input.sessionId],
+      const ep = await firstRow(
+        tx,
+        sql
+          .selectFrom('episodes')
+          .select('id')
+          .where('org_id', '=', orgId)
+          .where('agent_id', '=', input.agentId)
+          .where('session_id', '=', input.sessionId)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(1),
       );
       linked = ep?.id ?? null;
     }
-    const [row] = await tx.execute<{ id: string }[]>(
-      `INSERT INTO canvas_audits (id, org_id, created_at, agent_id, session_id, episode_id, canvas_id, canvas_type, component_type, action, metadata)
-       VALUES (gen_random_uuid(), ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb) RETURNING id`,
-      [orgId, at.toISOString(), input.agentId, input.sessionId ?? null, linked, input.canvasId ?? null, input.canvasType, input.componentType ?? null, input.action, input.metadata ? JSON.stringify(input.metadata) : null],
-    );
-    if (linked) await tx.execute('UPDATE episodes SET canvas_action_count = canvas_action_count + 1, updated_at = now() WHERE org_id = ? AND id = ?', [orgId, linked]);
+    const inserted = sql
+      .insertInto('canvas_audits')
+      .values({
+        id: raw<string>`gen_random_uuid()`,
+        org_id: orgId,
+        created_at: at.toISOString(),
+        agent_id: input.agentId,
+        session_id: input.sessionId ?? null,
+        episode_id: linked,
+        canvas_id: input.canvasId ?? null,
+        canvas_type: input.canvasType,
+        component_type: input.componentType ?? null,
+        action: input.action,
+        metadata: raw<string>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
+      })
+      .returning('id');
+    const [row] = await rows(tx, inserted);
+    if (linked) {
+      const counted = sql
+        .updateTable('episodes')
+        .set((eb) => ({ canvas_action_count: eb('canvas_action_count', '+', 1), updated_at: raw<string>`now()` }))
+        .where('org_id', '=', orgId)
+        .where('id', '=', linked);
+      await rows(tx, counted);
+    }
     return { id: row.id };
   });
   return id;
 }
 
 export async function getCanvasAudit(em: EntityManager, orgId: string, id: string): Promise<CanvasAudit | null> {
-  const [row] = await em.execute<CanvasRow[]>(`SELECT ${CANVAS_COLUMNS} FROM canvas_audits c WHERE c.org_id = ? AND c.id = ?`, [orgId, id]);
+  const row = await firstRow(em, sql.selectFrom('canvas_audits as c').select(CANVAS_COLUMNS).where('c.org_id', '=', orgId).where('c.id', '=', id));
   return row ? canvasFromRow(row) : null;
 }
 
 /** A page of canvas audits, newest first, by keyset (created_at, id). */
 export async function listCanvasAudits(em: EntityManager, orgId: string, filter: CanvasAuditFilter | null | undefined, first?: number | null, after?: string | null) {
-  const where = ['c.org_id = ?'];
-  const params: unknown[] = [orgId];
   const f = filter ?? {};
-  const eq = (col: string, v: unknown) => {
-    if (v === null || v === undefined) return;
-    where.push(`c.${col} = ?`);
-    params.push(v);
-  };
-  eq('agent_id', f.agentId);
-  eq('session_id', f.sessionId);
-  eq('episode_id', f.episodeId ? parseId('filter.episodeId', f.episodeId) : null);
-  eq('canvas_type', f.canvasType ? canvasType('filter.canvasType', f.canvasType) : null);
-  eq('action', f.action);
-  if (f.timeRange) {
-    where.push('c.created_at >= ?');
-    params.push(since(f.timeRange, 'filter.timeRange').toISOString());
-  }
-  return keysetPageText<CanvasRow & { id: string }, CanvasAudit>(em, { columns: CANVAS_COLUMNS, table: 'canvas_audits', alias: 'c', sortColumn: 'created_at', where, params, first, after, toNodes: (rows) => rows.map(canvasFromRow) });
+  const episodeId = f.episodeId ? parseId('filter.episodeId', f.episodeId) : null;
+  const type = f.canvasType ? canvasType('filter.canvasType', f.canvasType) : null;
+  let q = sql.selectFrom('canvas_audits as c').select(CANVAS_COLUMNS).where('c.org_id', '=', orgId);
+  if (f.agentId !== null && f.agentId !== undefined) q = q.where('c.agent_id', '=', f.agentId);
+  if (f.sessionId !== null && f.sessionId !== undefined) q = q.where('c.session_id', '=', f.sessionId);
+  if (episodeId !== null) q = q.where('c.episode_id', '=', episodeId);
+  if (type !== null) q = q.where('c.canvas_type', '=', type);
+  if (f.action !== null && f.action !== undefined) q = q.where('c.action', '=', f.action);
+  if (f.timeRange) q = q.where('c.created_at', '>=', since(f.timeRange, 'filter.timeRange').toISOString());
+  const toNodes = (rows: CanvasRow[]) => rows.map(canvasFromRow);
+  return keysetPage(em, q, { alias: 'c', sortColumn: 'created_at', first, after, toNodes });
 }

@@ -1,9 +1,10 @@
 import DataLoader from 'dataloader';
-import { pgArray } from '../../core/sql';
+import { sql as raw } from 'kysely';
+import { rows, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { groupByEpisode, newestPerEpisode } from '../shared/sub-list';
+import { groupByEpisode, rankInEpisode } from '../shared/sub-list';
 import type { FeedbackType } from './feedback-score';
-import { FEEDBACK_BRIEF_COLUMNS, FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from './feedback.rows';
+import { feedbackFromRow, feedbackSelection } from './feedback.rows';
 import type { Feedback } from './feedback.type';
 
 export interface FeedbackContextArgs {
@@ -16,17 +17,25 @@ export interface FeedbackContextArgs {
 /** The newest `limit` feedback per episode, oldest first, optionally of some types; one statement per request. */
 export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, DataLoader<string, Feedback[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
-    const params: unknown[] = [orgId, pgArray([...ids])];
-    let extra = '';
-    if (args.types?.length) {
-      extra = ' AND fb.feedback_type = ANY(?::text[])';
-      params.push(pgArray(args.types));
-    }
-    const w = newestPerEpisode('fb.created_at DESC, fb.id DESC', args.limit);
-    const rows = await em.execute<FeedbackRow[]>(
-      `SELECT * FROM (SELECT ${args.detail ? FEEDBACK_COLUMNS : FEEDBACK_BRIEF_COLUMNS}${w.select} FROM feedback fb WHERE fb.org_id = ? AND fb.episode_id = ANY(?::uuid[])${extra}) x
-       ${w.where} ORDER BY episode_id, created_at, id`,
-      params,
+    const types = args.types;
+    const ranked = sql
+      .selectFrom('feedback as fb')
+      .select(feedbackSelection(args.detail))
+      .select(rankInEpisode('fb.created_at DESC, fb.id DESC').as('rn'))
+      .where('fb.org_id', '=', orgId)
+      .where('fb.episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`)
+      .$if(!!types?.length, (q) => q.where('fb.feedback_type', '=', raw<string>`any(${types}::text[])`));
+    const found = await rows(
+      em,
+      sql
+        .selectFrom(ranked.as('x'))
+        .selectAll()
+        .where('x.rn', '<=', args.limit)
+        .orderBy('x.episode_id')
+        .orderBy('x.created_at')
+        .orderBy('x.id')
+        // only feedback of the requested episodes is read: every row has its episode id
+        .$narrowType<{ episode_id: string }>(),
     );
-    return groupByEpisode(ids, rows as (FeedbackRow & { episode_id: string })[], feedbackFromRow);
+    return groupByEpisode(ids, found, feedbackFromRow);
   });

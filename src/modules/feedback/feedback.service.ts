@@ -5,6 +5,7 @@ import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
 import { occurredAt } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
+import { firstRow, sql } from '../../db/typed-sql';
 import { checkFingerprint } from '../shared/layout-fingerprint';
 import { reduceCorrection } from './correction-reduce';
 import { FEEDBACK_TYPES, feedbackScore } from './feedback-score';
@@ -99,7 +100,7 @@ export async function recordCorrection(em: EntityManager, bus: EventBus, actor: 
     async (tx) => {
       let fingerprint = input.layoutFingerprint ?? null;
       if (input.documentId) {
-        const [doc] = await tx.execute<{ layout_fingerprint: string }[]>('SELECT layout_fingerprint FROM documents WHERE org_id = ? AND document_id = ?', [actor.orgId, input.documentId]);
+        const doc = await firstRow(tx, sql.selectFrom('documents').select('layout_fingerprint').where('org_id', '=', actor.orgId).where('document_id', '=', input.documentId));
         fingerprint = doc?.layout_fingerprint ?? fingerprint;
       }
       return writeFeedback(tx, actor.orgId, {

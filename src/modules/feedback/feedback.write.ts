@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { type InsertObject, type RawBuilder, sql as raw } from 'kysely';
 import type { EventBus } from '../../core/event-bus';
 import { notFound } from '../../core/errors';
 import type { EpisodeRow } from '../episodes/episode.rows';
 import { EPISODE_COLUMNS } from '../episodes/episode.rows';
 import { addEventCounts, LEARNING_EVENT_TYPES } from '../shared/learning-event-counts';
 import type { FeedbackType } from './feedback-score';
-import { FEEDBACK_COLUMNS, type FeedbackRow } from './feedback.rows';
-import { moveFeedbackCounters } from '../shared/episode-feedback-counters';
+import type { Tables } from '../../db/tables';
+import { firstRow, rows, sql } from '../../db/typed-sql';
+import { FEEDBACK_COLUMN_NAMES, type FeedbackRow } from './feedback.rows';
+import { feedbackCounterMoves } from '../shared/episode-feedback-counters';
 
 export interface FeedbackWrite {
   episodeId: string | null;
@@ -48,25 +51,101 @@ export interface FeedbackRows {
   episode: EpisodeRow | null;
 }
 
-const INSERT_COLUMNS = `id, org_id, created_at, episode_id, agent_id, session_id, execution_id, actor_id, actor_user_id, feedback_type,
-  rating, score, corrections, event_type, entity_type, entity_id, document_id, layout_fingerprint, before, after, meta, accepted, reason`;
-
-/** The values after `id, org_id, created_at, episode_id, agent_id`, in INSERT_COLUMNS order. */
-function values(w: FeedbackWrite): unknown[] {
-  const json = (v: Record<string, unknown> | null | undefined) => (v ? JSON.stringify(v) : null);
-  return [
-    w.sessionId, w.executionId, w.actorId, w.actorUserId, w.feedbackType, w.rating, w.score, w.corrections, w.eventType ?? null, w.entityType ?? null,
-    w.entityId ?? null, w.documentId ?? null, w.layoutFingerprint ?? null, json(w.before), json(w.after), json(w.meta), w.accepted ?? null, w.reason ?? null,
-  ];
+/**
+ * The values of a feedback row besides its id, time, organization, episode and agent, by column:
+ * every one bound (the JSON objects as text read as jsonb).
+ */
+function writtenValues(w: FeedbackWrite) {
+  const json = (v: Record<string, unknown> | null | undefined) => raw<string | null>`${v ? JSON.stringify(v) : null}::jsonb`;
+  return {
+    session_id: raw.val(w.sessionId),
+    execution_id: raw.val(w.executionId),
+    actor_id: raw.val(w.actorId),
+    actor_user_id: raw.val(w.actorUserId),
+    feedback_type: raw.val<string>(w.feedbackType),
+    rating: raw.val(w.rating),
+    score: raw.val(w.score),
+    corrections: raw.val(w.corrections),
+    event_type: raw.val(w.eventType ?? null),
+    entity_type: raw.val(w.entityType ?? null),
+    entity_id: raw.val(w.entityId ?? null),
+    document_id: raw.val(w.documentId ?? null),
+    layout_fingerprint: raw.val(w.layoutFingerprint ?? null),
+    before: json(w.before),
+    after: json(w.after),
+    meta: json(w.meta),
+    accepted: raw.val(w.accepted ?? null),
+    reason: raw.val(w.reason ?? null),
+  } satisfies Partial<InsertObject<Tables, 'feedback'>>;
 }
-const VALUE_PLACEHOLDERS = '?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?::jsonb, ?, ?';
-/** what the insert returns: the feedback row, and what the learning event counts need */
-const RETURNED = `${FEEDBACK_COLUMNS.replaceAll('fb.', '')}, org_id, changed_fields`;
-/** learning events (corrections, confirmations, rejections) also count into their day, in the same statement */
-const counts = (w: FeedbackWrite) => ((LEARNING_EVENT_TYPES as readonly string[]).includes(w.feedbackType) ? `, c AS (${addEventCounts('fb', 1)})` : '');
 
-/** One more feedback on the episode: bindings, its score (0 when none) and 1 if it has one, else 0. */
-const ONE_MORE = moveFeedbackCounters({ count: '1', sum: '?', scored: '?' });
+/** What the insert returns: the feedback row, and what the learning event counts read. */
+const RETURNED = [...FEEDBACK_COLUMN_NAMES, 'org_id', 'changed_fields'] as const;
+
+/**
+ * Learning events (corrections, confirmations, rejections) also count into their day, in the same
+ * statement: the CTE `c` adds the events of the inserted rows `fb` (the statement reads nothing from it).
+ */
+const counted = (w: FeedbackWrite) => (LEARNING_EVENT_TYPES as readonly string[]).includes(w.feedbackType);
+const eventCounts = () => raw<Record<string, never>>`(${raw.raw(addEventCounts('fb', 1))})`;
+
+/** One more feedback on the episode: its score (0 when none), and 1 if it has one, else 0. */
+const oneMore = (w: FeedbackWrite) => ({
+  ...feedbackCounterMoves({ count: raw.val(1), sum: raw.val(w.score ?? 0), scored: raw.val(w.score === null ? 0 : 1) }),
+  updated_at: raw<string>`now()`,
+});
+
+/** Moves the counters of the episode `episodeId` and inserts the feedback linked to it; both rows come back as JSON. */
+function linkedWrite(orgId: string, episodeId: string, w: FeedbackWrite) {
+  const values = writtenValues(w);
+  const columns = Object.keys(values) as (keyof typeof values)[];
+  const selected: Record<(typeof columns)[number], RawBuilder<unknown>> = values;
+  const ctes = sql
+    .with('e', (db) =>
+      db
+        .updateTable('episodes as e')
+        .set(oneMore(w))
+        .where('e.org_id', '=', orgId)
+        .where('e.id', '=', episodeId)
+        .returning(EPISODE_COLUMNS),
+    )
+    .with('fb', (db) =>
+      db
+        .insertInto('feedback')
+        .columns(['id', 'org_id', 'created_at', 'episode_id', 'agent_id', ...columns])
+        .expression(
+          db
+            .selectFrom('e')
+            .select([raw<string>`gen_random_uuid()`.as('id'), 'e.org_id', raw.val(w.createdAt.toISOString()).as('created_at')])
+            .select(['e.id as episode_id', 'e.agent_id'])
+            .select(columns.map((c) => selected[c].as(c))),
+        )
+        .returning(RETURNED),
+    );
+  const read = [
+    raw<FeedbackRow>`row_to_json(${raw.table('fb')})`.as('feedback'),
+    raw<EpisodeRow>`row_to_json(${raw.table('e')})`.as('episode'),
+  ] as const;
+  return counted(w) ? ctes.with('c', eventCounts).selectFrom(['fb', 'e']).select(read) : ctes.selectFrom(['fb', 'e']).select(read);
+}
+
+/** Inserts the feedback, linked to the episode `episodeId` (or none) of the agent `agentId`. */
+function unlinkedWrite(orgId: string, episodeId: string | null, agentId: string | null, w: FeedbackWrite) {
+  const ctes = sql.with('fb', (db) =>
+    db
+      .insertInto('feedback')
+      .values({
+        id: raw<string>`gen_random_uuid()`,
+        org_id: orgId,
+        created_at: w.createdAt.toISOString(),
+        episode_id: episodeId,
+        agent_id: agentId,
+        ...writtenValues(w),
+      })
+      .returning(RETURNED),
+  );
+  return counted(w) ? ctes.with('c', eventCounts).selectFrom('fb').select('fb.id') : ctes.selectFrom('fb').select('fb.id');
+}
 
 /**
  * Inserts one feedback row and, when it is linked to an episode, moves the episode's counters in
@@ -76,39 +155,26 @@ const ONE_MORE = moveFeedbackCounters({ count: '1', sum: '?', scored: '?' });
  */
 export async function writeFeedbackRows(tx: EntityManager, orgId: string, w: FeedbackWrite): Promise<{ written: WrittenFeedback; rows: FeedbackRows | null }> {
   if (w.episodeId) {
-    const [row] = await tx.execute<{ feedback: FeedbackRow; episode: EpisodeRow }[]>(
-      `WITH e AS (
-         UPDATE episodes e SET ${ONE_MORE}, updated_at = now()
-          WHERE e.org_id = ? AND e.id = ? RETURNING ${EPISODE_COLUMNS}),
-       fb AS (
-         INSERT INTO feedback (${INSERT_COLUMNS})
-         SELECT gen_random_uuid(), e.org_id, ?, e.id, e.agent_id, ${VALUE_PLACEHOLDERS} FROM e
-         RETURNING ${RETURNED})${counts(w)}
-       SELECT row_to_json(fb) AS feedback, row_to_json(e) AS episode FROM fb, e`,
-      [w.score ?? 0, w.score === null ? 0 : 1, orgId, w.episodeId, w.createdAt.toISOString(), ...values(w)],
-    );
+    const row = await firstRow(tx, linkedWrite(orgId, w.episodeId, w));
     if (!row) throw notFound('episode', w.episodeField);
     return { written: { feedbackId: row.feedback.id, episodeId: row.episode.id, agentId: row.episode.agent_id, feedbackType: w.feedbackType }, rows: row };
   }
   let episode: { id: string; agent_id: string } | undefined;
   if (w.sessionId && w.agentId) {
-    [episode] = await tx.execute<{ id: string; agent_id: string }[]>(
-      'SELECT id, agent_id FROM episodes WHERE org_id = ? AND agent_id = ? AND session_id = ? ORDER BY created_at DESC, id DESC LIMIT 1',
-      [orgId, w.agentId, w.sessionId],
-    );
+    const latest = sql
+      .selectFrom('episodes')
+      .select(['id', 'agent_id'])
+      .where('org_id', '=', orgId)
+      .where('agent_id', '=', w.agentId)
+      .where('session_id', '=', w.sessionId)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1);
+    episode = await firstRow(tx, latest);
   }
   const agentId = episode?.agent_id ?? w.agentId;
-  const [row] = await tx.execute<{ id: string }[]>(
-    `WITH fb AS (INSERT INTO feedback (${INSERT_COLUMNS}) VALUES (gen_random_uuid(), ?, ?, ?, ?, ${VALUE_PLACEHOLDERS}) RETURNING ${RETURNED})${counts(w)}
-     SELECT id FROM fb`,
-    [orgId, w.createdAt.toISOString(), episode?.id ?? null, agentId, ...values(w)],
-  );
-  if (episode) {
-    await tx.execute(
-      `UPDATE episodes SET ${ONE_MORE}, updated_at = now() WHERE org_id = ? AND id = ?`,
-      [w.score ?? 0, w.score === null ? 0 : 1, orgId, episode.id],
-    );
-  }
+  const [row] = await rows(tx, unlinkedWrite(orgId, episode?.id ?? null, agentId, w));
+  if (episode) await rows(tx, sql.updateTable('episodes').set(oneMore(w)).where('org_id', '=', orgId).where('id', '=', episode.id));
   return { written: { feedbackId: row.id, episodeId: episode?.id ?? null, agentId, feedbackType: w.feedbackType }, rows: null };
 }
 

@@ -1,12 +1,41 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
 import type { EventBus } from '../../core/event-bus';
 import { badInput, notFound } from '../../core/errors';
 import { parseId } from '../../core/ids';
 import { numberIn, text } from '../../core/validate';
+import { rows, sql } from '../../db/typed-sql';
 import { lockEpisode } from '../episodes/episodes.service';
 import type { Actor } from './feedback.service';
 import type { JudgeEpisodeInput } from './feedback.inputs';
 import { publishFeedback, writeFeedback } from './feedback.write';
+
+/** The ids of the episode's outputs among the listed ones (a JSON array of objects with an `id`). */
+const outputsOf = (orgId: string, episodeId: string, listed: string) =>
+  sql
+    .selectFrom('episode_outputs')
+    .select('id')
+    .where('org_id', '=', orgId)
+    .where('episode_id', '=', episodeId)
+    .where('id', 'in', (eb) => eb.selectFrom(raw`jsonb_array_elements(${listed}::jsonb)`.as('x')).select(raw<string>`(x->>'id')::uuid`.as('id')));
+
+/** Sets the listed quality scores and regeneration rounds of the episode's outputs (a field left null keeps its value). */
+const updateOutputs = (orgId: string, episodeId: string, listed: string) =>
+  sql
+    .updateTable('episode_outputs as o')
+    .from(
+      raw<{ id: string; quality_score: number | null; regeneration_round: number | null }>`jsonb_to_recordset(${listed}::jsonb)`.as<'x'>(
+        raw`x(id uuid, quality_score float8, regeneration_round int)`,
+      ),
+    )
+    .set((eb) => ({
+      quality_score: eb.fn.coalesce('x.quality_score', 'o.quality_score'),
+      regeneration_round: eb.fn.coalesce('x.regeneration_round', 'o.regeneration_round'),
+      updated_at: raw<string>`now()`,
+    }))
+    .where('o.org_id', '=', orgId)
+    .where('o.episode_id', '=', episodeId)
+    .whereRef('o.id', '=', 'x.id');
 
 /**
  * A judge's verdict: sets accepted and overallScore (decayScore follows from them),
@@ -27,25 +56,22 @@ export async function judgeEpisode(em: EntityManager, bus: EventBus, actor: Acto
   const written = await em.transactional(async (tx) => {
     const ep = await lockEpisode(tx, actor.orgId, episodeId, 'input.episodeId');
     if (updates.length > 0) {
-      const found = new Set(
-        (await tx.execute<{ id: string }[]>('SELECT id FROM episode_outputs WHERE org_id = ? AND episode_id = ? AND id IN (SELECT (x->>\'id\')::uuid FROM jsonb_array_elements(?::jsonb) x)', [actor.orgId, ep.id, JSON.stringify(updates)])).map((r) => r.id),
-      );
+      const listed = JSON.stringify(updates);
+      const found = new Set((await rows(tx, outputsOf(actor.orgId, ep.id, listed))).map((r) => r.id));
       const missing = updates.findIndex((u) => !found.has(u.id));
       if (missing >= 0) throw notFound('output of this episode', `input.outputUpdates.${missing}.outputId`);
-      await tx.execute(
-        `UPDATE episode_outputs o SET quality_score = coalesce(x.quality_score, o.quality_score),
-           regeneration_round = coalesce(x.regeneration_round, o.regeneration_round), updated_at = now()
-           FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, quality_score float8, regeneration_round int)
-          WHERE o.org_id = ? AND o.episode_id = ? AND o.id = x.id`,
-        [JSON.stringify(updates), actor.orgId, ep.id],
-      );
+      await rows(tx, updateOutputs(actor.orgId, ep.id, listed));
     }
-    await tx.execute('UPDATE episodes SET accepted = ?, overall_score = coalesce(?, overall_score), updated_at = now() WHERE org_id = ? AND id = ?', [
-      input.accepted,
-      input.overallScore ?? null,
-      actor.orgId,
-      ep.id,
-    ]);
+    const judged = sql
+      .updateTable('episodes')
+      .set((eb) => ({
+        accepted: input.accepted,
+        overall_score: eb.fn.coalesce(eb.val(input.overallScore ?? null), 'overall_score'),
+        updated_at: raw<string>`now()`,
+      }))
+      .where('org_id', '=', actor.orgId)
+      .where('id', '=', ep.id);
+    await rows(tx, judged);
     return writeFeedback(tx, actor.orgId, {
       episodeId: ep.id,
       episodeField: 'input.episodeId',

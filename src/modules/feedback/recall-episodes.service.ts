@@ -2,12 +2,11 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { since } from '../../core/time-range';
 import { limit as checkLimit, text } from '../../core/validate';
+import { rows } from '../../db/typed-sql';
 import { episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
 import { factEmbedding } from '../facts/embedding-dimension';
-import { episodeRankingStatement } from './recall-episodes.sql';
+import { episodeRanking } from './recall-episodes.sql';
 import { RecalledEpisode } from './recall-episodes.type';
-
-type Row = EpisodeRow & { dimension?: number | null; relevance: number; recency: number; base_score: number; canvas_boost: number; feedback_boost: number; final_score: number };
 
 /**
  * Ranks the agent's episodes in PostgreSQL (formulas of recall-episodes.score.ts). A query embedding
@@ -23,14 +22,14 @@ export async function recallEpisodes(
   if (text('query', a.query, 2000, { required: true }) === null) throw badInput('query', 'query is required');
   const emb = factEmbedding('queryEmbedding', a.queryEmbedding);
   const limit = checkLimit(a.limit, 10);
-  const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: a.agentId, query: a.query, emb, limit, since: a.timeRange ? since(a.timeRange) : null });
-  const rows = await em.execute<Row[]>(sql, params);
-  const dimension = rows[0]?.dimension;
+  const ranked = await rows(em, episodeRanking(orgId, lambda, { agentId: a.agentId, query: a.query, emb, limit, since: a.timeRange ? since(a.timeRange) : null }));
+  const dimension = ranked[0]?.dimension;
   if (emb && dimension != null && Number(dimension) !== emb.length) {
     throw badInput('queryEmbedding', `queryEmbedding must have ${dimension} numbers, the dimension of this organization's episode embeddings (got ${emb.length})`);
   }
-  return rows
-    .filter((r) => r.id !== null)
+  // the one row of a ranking that found nothing has no episode
+  return ranked
+    .filter((r): r is typeof r & EpisodeRow => r.id !== null)
     .map((r) =>
       Object.assign(new RecalledEpisode(), {
         episode: episodeFromRow(r),

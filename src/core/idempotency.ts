@@ -71,7 +71,12 @@ async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string |
       .returning('key');
     const claimed = await rows(tx, claim);
     if (claimed.length === 0) {
-      const [prior] = await rows(tx, sql.selectFrom('idempotency_keys').select(['request_hash', 'result']).where('org_id', '=', call.orgId).where('key', '=', key));
+      const stored = sql
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'result'])
+        .where('org_id', '=', call.orgId)
+        .where('key', '=', key);
+      const [prior] = await rows(tx, stored);
       if (prior.request_hash !== requestHash) {
         throw conflict('idempotencyKey was already used with a different input', 'idempotencyKey');
       }
@@ -80,8 +85,8 @@ async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string |
     }
     const result = await write(tx);
     await tx.flush();
-    const stored = raw<string>`${JSON.stringify(result ?? null)}::jsonb`;
-    await rows(tx, sql.updateTable('idempotency_keys').set({ result: stored }).where('org_id', '=', call.orgId).where('key', '=', key));
+    const json = raw<string>`${JSON.stringify(result ?? null)}::jsonb`;
+    await rows(tx, sql.updateTable('idempotency_keys').set({ result: json }).where('org_id', '=', call.orgId).where('key', '=', key));
     return result;
   });
 }
@@ -90,13 +95,13 @@ async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string |
 export async function purgeExpiredIdempotencyKeys(em: EntityManager, batch = 5000): Promise<number> {
   let total = 0;
   for (;;) {
+    const expired = sql
+      .selectFrom('idempotency_keys')
+      .select(raw<string>`ctid`.as('ctid'))
+      .where('expires_at', '<=', raw<string>`now()`)
+      .limit(batch);
     const purge = sql
-      .with('gone', (db) =>
-        db
-          .deleteFrom('idempotency_keys')
-          .where(raw`ctid`, 'in', db.selectFrom('idempotency_keys').select(raw<string>`ctid`.as('ctid')).where('expires_at', '<=', raw<string>`now()`).limit(batch))
-          .returning(raw<number>`1`.as('one')),
-      )
+      .with('gone', (db) => db.deleteFrom('idempotency_keys').where(raw`ctid`, 'in', expired).returning(raw<number>`1`.as('one')))
       .selectFrom('gone')
       .select(raw<number>`count(*)::int`.as('n'));
     const [{ n }] = await rows(em, purge);

@@ -18,9 +18,11 @@ export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Seg
       .select(['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at', rankInEpisode('seq DESC').as('rn')])
       .where('org_id', '=', orgId)
       .where('episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`);
-    const found = await rows(em, sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', limit).orderBy('s.episode_id').orderBy('s.seq'));
+    const query = sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', limit).orderBy('s.episode_id').orderBy('s.seq');
+    const found = await rows(em, query);
     return groupByEpisode(ids, found, (r): Segment => ({
-      id: r.id, episodeId: r.episode_id, seq: r.seq, role: r.role, content: r.content, tokenEstimate: r.token_estimate, createdAt: new Date(r.created_at),
+      id: r.id, episodeId: r.episode_id, seq: r.seq, role: r.role, content: r.content, tokenEstimate: r.token_estimate,
+      createdAt: new Date(r.created_at),
     }));
   });
 
@@ -29,10 +31,17 @@ export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Epis
   new DataLoader(async (ids) => {
     const ranked = sql
       .selectFrom('episode_outputs')
-      .select(['id', 'episode_id', 'kind', 'content', 'difficulty', 'quality_score', 'regeneration_round', 'created_at', rankInEpisode('created_at DESC, id DESC').as('rn')])
+      .select(['id', 'episode_id', 'kind', 'content', 'difficulty', 'quality_score', 'regeneration_round', 'created_at'])
+      .select(rankInEpisode('created_at DESC, id DESC').as('rn'))
       .where('org_id', '=', orgId)
       .where('episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`);
-    const query = sql.selectFrom(ranked.as('o')).selectAll().where('o.rn', '<=', limit).orderBy('o.episode_id').orderBy('o.created_at').orderBy('o.id');
+    const query = sql
+      .selectFrom(ranked.as('o'))
+      .selectAll()
+      .where('o.rn', '<=', limit)
+      .orderBy('o.episode_id')
+      .orderBy('o.created_at')
+      .orderBy('o.id');
     return groupByEpisode(ids, await rows(em, query), (r): EpisodeOutput => ({
       id: r.id,
       episodeId: r.episode_id,
@@ -46,7 +55,8 @@ export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Epis
   });
 
 /** A fact linked to an episode, with when it was linked and its rank among the episode's links. */
-type LinkedFactRow = FactRow & Pick<Selectable<EpisodeFactsTable>, 'episode_id'> & { linked_at: Selectable<EpisodeFactsTable>['created_at']; rn: number };
+type LinkedFactRow = FactRow &
+  Pick<Selectable<EpisodeFactsTable>, 'episode_id'> & { linked_at: Selectable<EpisodeFactsTable>['created_at']; rn: number };
 
 /**
  * The facts of the newest `limit` links per episode, in the order they were linked. The fact columns
@@ -56,7 +66,8 @@ export const factsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Fact[]
   new DataLoader(async (ids) => {
     const found = await templateRows<LinkedFactRow>(
       em,
-      raw`SELECT * FROM (SELECT ef.episode_id, ef.created_at AS linked_at, ${raw.raw(`${FACT_COLUMNS}`)}, ${rankInEpisode('ef.created_at DESC, f.id DESC')} AS rn
+      raw`SELECT * FROM (SELECT ef.episode_id, ef.created_at AS linked_at, ${raw.raw(`${FACT_COLUMNS}`)},
+                                ${rankInEpisode('ef.created_at DESC, f.id DESC')} AS rn
                            FROM episode_facts ef JOIN facts f ON f.org_id = ef.org_id AND f.id = ef.fact_id
                           WHERE ef.org_id = ${orgId} AND ef.episode_id = ANY(${[...ids]}::uuid[])) x
           WHERE rn <= ${limit} ORDER BY episode_id, linked_at, id`,

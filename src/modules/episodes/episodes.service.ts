@@ -6,7 +6,8 @@ import { parseId } from '../../core/ids';
 import { firstRow, rows, sql } from '../../db/typed-sql';
 import { episodeDimension } from './episode-dimension';
 import type { RecordEpisodeInput, SegmentInput } from './episodes.inputs';
-import { checkRecordEpisode, checkSegments, type OutputRow, type SegmentRow } from './episodes.validate';
+import { checkRecordEpisode, checkSegments } from './episodes.validate';
+import { insertOutputs, insertSegments } from './episode-parts.write';
 import { feedbackCounterMoves } from '../shared/episode-feedback-counters';
 
 /** Locks the episode row (so concurrent writers serialise on it) or throws NOT_FOUND. */
@@ -20,52 +21,6 @@ export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: s
   const row = await firstRow(tx, locked);
   if (!row) throw notFound('episode', field);
   return row;
-}
-
-/** The rows of a JSON array as a set `x` with their 1-based position `ord`, columns as `definitions` declares them. */
-const recordsOf = <R>(json: string, definitions: string, columns: string) =>
-  raw<R & { ord: number }>`ROWS FROM (jsonb_to_recordset(${json}::jsonb) AS (${raw.raw(definitions)})) WITH ORDINALITY`.as<'x'>(
-    raw`x(${raw.raw(columns)}, ord)`,
-  );
-
-async function insertSegments(tx: EntityManager, orgId: string, episodeId: string, firstSeq: number, segments: SegmentRow[], defaultAt: Date): Promise<void> {
-  if (segments.length === 0) return;
-  const x = recordsOf<SegmentRow>(JSON.stringify(segments), 'role text, content text, token_estimate int, created_at timestamptz', 'role, content, token_estimate, created_at');
-  const source = sql.selectFrom(x).select((eb) => [
-    raw<string>`gen_random_uuid()`.as('id'),
-    eb.val(orgId).as('org_id'),
-    eb.val(episodeId).as('episode_id'),
-    raw<number>`${firstSeq} + ord - 1`.as('seq'),
-    'x.role',
-    'x.content',
-    'x.token_estimate',
-    raw<string>`coalesce(x.created_at, ${defaultAt.toISOString()}::timestamptz)`.as('created_at'),
-  ]);
-  const columns = ['id', 'org_id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at'] as const;
-  await rows(tx, sql.insertInto('episode_segments').columns(columns).expression(source));
-}
-
-async function insertOutputs(tx: EntityManager, orgId: string, episodeId: string, outputs: OutputRow[], createdAt: Date): Promise<void> {
-  const x = recordsOf<OutputRow>(
-    JSON.stringify(outputs),
-    'kind text, content jsonb, difficulty text, quality_score float8, regeneration_round int',
-    'kind, content, difficulty, quality_score, regeneration_round',
-  );
-  // outputs of one episode keep their order: each is a microsecond younger than the one before
-  const source = sql.selectFrom(x).select((eb) => [
-    raw<string>`gen_random_uuid()`.as('id'),
-    eb.val(orgId).as('org_id'),
-    eb.val(episodeId).as('episode_id'),
-    raw<string>`${createdAt.toISOString()}::timestamptz + (ord - 1) * interval '1 microsecond'`.as('created_at'),
-    raw<string>`now()`.as('updated_at'),
-    'x.kind',
-    'x.content',
-    'x.difficulty',
-    'x.quality_score',
-    'x.regeneration_round',
-  ]);
-  const columns = ['id', 'org_id', 'episode_id', 'created_at', 'updated_at', 'kind', 'content', 'difficulty', 'quality_score', 'regeneration_round'] as const;
-  await rows(tx, sql.insertInto('episode_outputs').columns(columns).expression(source));
 }
 
 /**
@@ -129,7 +84,8 @@ async function linkFacts(tx: EntityManager, orgId: string, episodeId: string, ag
     // unknown external ids become stub facts (bank = the agent, empty text) that a later upsert fills
     const stubs = sql
       .selectFrom(raw<{ e: string }>`unnest(${externalIds}::text[])`.as('e'))
-      .select((eb) => [raw<string>`gen_random_uuid()`.as('id'), eb.val(orgId).as('org_id'), eb.val(agentId).as('bank_id'), 'e.e', raw<string>`now()`.as('created_at'), raw<string>`now()`.as('updated_at')]);
+      .select((eb) => [raw<string>`gen_random_uuid()`.as('id'), eb.val(orgId).as('org_id'), eb.val(agentId).as('bank_id'), 'e.e'])
+      .select([raw<string>`now()`.as('created_at'), raw<string>`now()`.as('updated_at')]);
     await rows(
       tx,
       sql
@@ -143,8 +99,12 @@ async function linkFacts(tx: EntityManager, orgId: string, episodeId: string, ag
     .selectFrom('facts')
     .select((eb) => [eb.val(episodeId).as('episode_id'), 'id', 'org_id', raw<string>`now()`.as('created_at')])
     .where('org_id', '=', orgId)
-    .where((eb) => eb.or([eb('id', '=', raw<string>`any(${factIds}::uuid[])`), eb('external_id', '=', raw<string>`any(${externalIds}::text[])`)]));
-  await rows(tx, sql.insertInto('episode_facts').columns(['episode_id', 'fact_id', 'org_id', 'created_at']).expression(links).onConflict((oc) => oc.doNothing()));
+    .where((eb) => eb.or([
+      eb('id', '=', raw<string>`any(${factIds}::uuid[])`),
+      eb('external_id', '=', raw<string>`any(${externalIds}::text[])`),
+    ]));
+  const link = sql.insertInto('episode_facts').columns(['episode_id', 'fact_id', 'org_id', 'created_at']).expression(links);
+  await rows(tx, link.onConflict((oc) => oc.doNothing()));
 }
 
 /** Records an episode with its segments, outputs and facts; returns its id. */
@@ -158,7 +118,8 @@ export async function recordEpisode(em: EntityManager, orgId: string, input: Rec
       .values({
         id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: c.createdAt.toISOString(), updated_at: raw<string>`now()`,
         agent_id: input.agentId, session_id: input.sessionId ?? null, title: input.title ?? null, task: input.task ?? null,
-        intent: input.intent ?? null, topic: input.topic ?? null, blueprint: input.blueprint ?? null, ended_at: input.endedAt?.toISOString() ?? null,
+        intent: input.intent ?? null, topic: input.topic ?? null, blueprint: input.blueprint ?? null,
+        ended_at: input.endedAt?.toISOString() ?? null,
         execution_ids: raw<string[]>`${input.executionIds ?? []}::text[]`,
         generation_config: raw<string | null>`${input.generationConfig ? JSON.stringify(input.generationConfig) : null}::jsonb`,
         metadata: raw<string | null>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
@@ -182,7 +143,11 @@ export async function appendSegments(em: EntityManager, orgId: string, episodeId
   if (checked.length === 0) throw badInput('segments', 'segments must not be empty');
   const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'appendSegments', input: { episodeId, segments } }, async (tx) => {
     const ep = await lockEpisode(tx, orgId, episodeId, 'episodeId');
-    const last = sql.selectFrom('episode_segments').select(raw<number>`coalesce(max(seq), 0) + 1`.as('next')).where('org_id', '=', orgId).where('episode_id', '=', ep.id);
+    const last = sql
+      .selectFrom('episode_segments')
+      .select(raw<number>`coalesce(max(seq), 0) + 1`.as('next'))
+      .where('org_id', '=', orgId)
+      .where('episode_id', '=', ep.id);
     const [{ next }] = await rows(tx, last);
     await insertSegments(tx, orgId, ep.id, next, checked, new Date());
     await rows(tx, sql.updateTable('episodes').set({ updated_at: raw<string>`now()` }).where('org_id', '=', orgId).where('id', '=', ep.id));

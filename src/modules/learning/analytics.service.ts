@@ -27,8 +27,10 @@ export async function learningAnalytics(em: EntityManager, orgId: string, start:
   const latestCorrections = (layout: string) =>
     templateRows<FeedbackRow>(
       em,
-      raw`SELECT ${raw.raw(`${FEEDBACK_COLUMNS}`)} FROM feedback fb WHERE fb.org_id = ${orgId} AND fb.layout_fingerprint = ${layout} AND fb.feedback_type = 'CORRECTION'
-            AND fb.created_at >= ${start.toISOString()} AND fb.created_at < ${end.toISOString()} ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${ANALYTICS_MAX.corrections}`,
+      raw`SELECT ${raw.raw(`${FEEDBACK_COLUMNS}`)} FROM feedback fb
+           WHERE fb.org_id = ${orgId} AND fb.layout_fingerprint = ${layout} AND fb.feedback_type = 'CORRECTION'
+             AND fb.created_at >= ${start.toISOString()} AND fb.created_at < ${end.toISOString()}
+           ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${ANALYTICS_MAX.corrections}`,
     );
   const [[s], layoutStats, corrections] = await Promise.all([
     rows(em, seriesStatement(orgId, start, end, fp)),

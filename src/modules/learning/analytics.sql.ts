@@ -78,7 +78,12 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
       const counted = (kind: string) => eb.selectFrom('ev').where('kind', '=', raw.lit(kind)).having(raw`sum(n)`, '>', 0);
       const byDay = counted('type').select([raw<string>`to_char(day, 'YYYY-MM-DD')`.as('date'), sum.as('count')]).groupBy('day');
       const byType = counted('type').select(['key as eventType', sum.as('count')]).groupBy('key');
-      const fields = counted('field').select(['key as field', sum.as('count')]).groupBy('key').orderBy('count', 'desc').orderBy('field').limit(ANALYTICS_MAX.fields);
+      const fields = counted('field')
+        .select(['key as field', sum.as('count')])
+        .groupBy('key')
+        .orderBy('count', 'desc')
+        .orderBy('field')
+        .limit(ANALYTICS_MAX.fields);
       const confidence = sql
         .selectFrom('documents')
         .select([raw<string>`(created_at AT TIME ZONE 'UTC')::date`.as('day'), raw<number>`avg(extraction_confidence)::float8`.as('avg')])
@@ -88,11 +93,11 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
         .where('extraction_confidence', 'is not', null)
         .$if(fingerprint !== null, (q) => q.where('layout_fingerprint', '=', fingerprint!))
         .groupBy(raw.lit(1));
+      const point = raw`json_build_object('date', to_char(x.day, 'YYYY-MM-DD'), 'averageConfidence', x.avg)`;
+      type Point = { date: string; averageConfidence: number };
       const trend = sql
         .selectFrom(confidence.as('x'))
-        .select(
-          raw<{ date: string; averageConfidence: number }[]>`coalesce(json_agg(json_build_object('date', to_char(x.day, 'YYYY-MM-DD'), 'averageConfidence', x.avg) ORDER BY x.day), '[]')`.as('list'),
-        )
+        .select(raw<Point[]>`coalesce(json_agg(${point} ORDER BY x.day), '[]')`.as('list'))
         .$asScalar();
       return [
         jsonList(byDay, 'x.date').as('by_day'),
@@ -104,7 +109,9 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
 }
 
 /** The columns of `layout_profiles` a profile is read with (alias `p`). */
-export const PROFILE_COLUMNS = ['p.id', 'p.layout_fingerprint', 'p.seen_count', 'p.last_seen_at', 'p.stats', 'p.created_at', 'p.updated_at'] as const;
+export const PROFILE_COLUMNS = [
+  'p.id', 'p.layout_fingerprint', 'p.seen_count', 'p.last_seen_at', 'p.stats', 'p.created_at', 'p.updated_at',
+] as const;
 
 export type ProfileRow = Pick<Selectable<LayoutProfilesTable>, Unqualified<(typeof PROFILE_COLUMNS)[number]>>;
 
@@ -125,7 +132,8 @@ export function profilesStatement(orgId: string, fingerprint: string | null) {
 export function layoutCountsStatement(orgId: string, fingerprints: string[]) {
   return sql
     .selectFrom('feedback')
-    .select(['layout_fingerprint as fp', raw<number>`count(*)::int`.as('examples'), raw<number>`count(DISTINCT document_id)::int`.as('corrected_docs')])
+    .select(['layout_fingerprint as fp', raw<number>`count(*)::int`.as('examples')])
+    .select(raw<number>`count(DISTINCT document_id)::int`.as('corrected_docs'))
     .where('org_id', '=', orgId)
     .where('feedback_type', '=', raw.lit('CORRECTION'))
     .where('layout_fingerprint', '=', raw<string>`any(${fingerprints}::text[])`)

@@ -41,7 +41,11 @@ export async function profilesFromRows(em: EntityManager, orgId: string, rows: P
 /** Profiles by fingerprint for one request (one statement for the rows, one for their counts). */
 export const profilesByFingerprint: LoaderFactory<DataLoader<string, LayoutProfile | null>> = (em, orgId) =>
   new DataLoader(async (fps) => {
-    const query = sql.selectFrom('layout_profiles as p').select(PROFILE_COLUMNS).where('p.org_id', '=', orgId).where('p.layout_fingerprint', '=', raw<string>`any(${[...fps]}::text[])`);
+    const query = sql
+      .selectFrom('layout_profiles as p')
+      .select(PROFILE_COLUMNS)
+      .where('p.org_id', '=', orgId)
+      .where('p.layout_fingerprint', '=', raw<string>`any(${[...fps]}::text[])`);
     const rows = await runRows(em, query);
     const profiles = new Map((await profilesFromRows(em, orgId, rows)).map((p) => [p.layoutFingerprint, p]));
     return fps.map((fp) => profiles.get(fp) ?? null);
@@ -60,8 +64,10 @@ function checkLayout(input: DocumentLayoutInput): void {
 }
 
 /** The running average of `stats.<name>` over `n` documents when one more brings `x`: avg + (x - avg) / n. */
-const runningAvg = (name: string, x: unknown, n: RawBuilder<number>) =>
-  raw`coalesce((layout_profiles.stats->>${raw.lit(name)})::float8, 0) + (${x}::float8 - coalesce((layout_profiles.stats->>${raw.lit(name)})::float8, 0)) / ${n}`;
+const runningAvg = (name: string, x: unknown, n: RawBuilder<number>) => {
+  const avg = raw`coalesce((layout_profiles.stats->>${raw.lit(name)})::float8, 0)`;
+  return raw`${avg} + (${x}::float8 - ${avg}) / ${n}`;
+};
 
 /** A profile's stats with one more document, the confidence averaged over the documents that had one. */
 function nextStats(input: DocumentLayoutInput, conf: number | null) {
@@ -88,9 +94,10 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
     const document = sql
       .insertInto('documents')
       .values({
-        id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: raw<string>`now()`, updated_at: raw<string>`now()`, document_id: input.documentId,
-        layout_fingerprint: fingerprint, page_count: input.pageCount, page_dimensions: raw<string>`${JSON.stringify(input.pageDimensions)}::jsonb`,
-        table_count: input.tableCount, text_coverage_ratio: input.textCoverageRatio, extraction_confidence: input.extractionConfidence ?? null,
+        id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: raw<string>`now()`, updated_at: raw<string>`now()`,
+        document_id: input.documentId, layout_fingerprint: fingerprint, page_count: input.pageCount,
+        page_dimensions: raw<string>`${JSON.stringify(input.pageDimensions)}::jsonb`, table_count: input.tableCount,
+        text_coverage_ratio: input.textCoverageRatio, extraction_confidence: input.extractionConfidence ?? null,
       })
       .onConflict((oc) =>
         oc.columns(['org_id', 'document_id']).doUpdateSet({
@@ -111,7 +118,9 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
       })
       .onConflict((oc) =>
         oc.columns(['org_id', 'layout_fingerprint']).doUpdateSet({
-          seen_count: raw<number>`layout_profiles.seen_count + ${inc}::int`, last_seen_at: raw<string>`now()`, updated_at: raw<string>`now()`,
+          seen_count: raw<number>`layout_profiles.seen_count + ${inc}::int`,
+          last_seen_at: raw<string>`now()`,
+          updated_at: raw<string>`now()`,
           stats: raw<string>`CASE WHEN ${inc}::int = 0 THEN layout_profiles.stats ELSE ${nextStats(input, conf)} END`,
         }),
       )
@@ -124,5 +133,6 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
 /** Layout profiles, most recently seen first, by keyset (last_seen_at, id). */
 export async function listProfiles(em: EntityManager, orgId: string, first?: number | null, after?: string | null) {
   const query = sql.selectFrom('layout_profiles as p').select(PROFILE_COLUMNS).where('p.org_id', '=', orgId);
-  return keysetPage(em, query, { alias: 'p', sortColumn: 'last_seen_at', first, after, toNodes: (rows: ProfileRow[]) => profilesFromRows(em, orgId, rows) });
+  const toNodes = (rows: ProfileRow[]) => profilesFromRows(em, orgId, rows);
+  return keysetPage(em, query, { alias: 'p', sortColumn: 'last_seen_at', first, after, toNodes });
 }

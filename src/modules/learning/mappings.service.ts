@@ -26,7 +26,8 @@ function check(input: MappingInput): void {
 const factColumns = () => raw.raw(`${FACT_COLUMNS}`);
 
 /** The mapping of a scope and key (alias `f`), scoped to the organization. */
-const mappingOf = (orgId: string, scope: string, key: string) => raw`f.org_id = ${orgId} AND f.bank_id = 'mappings' AND f.scope = ${scope} AND f.key = ${key}`;
+const mappingOf = (orgId: string, scope: string, key: string) =>
+  raw`f.org_id = ${orgId} AND f.bank_id = 'mappings' AND f.scope = ${scope} AND f.key = ${key}`;
 
 async function current(tx: EntityManager, orgId: string, scope: string, key: string): Promise<FactRow | undefined> {
   const [row] = await templateRows<FactRow>(tx, raw`SELECT ${factColumns()} FROM facts f WHERE ${mappingOf(orgId, scope, key)} FOR UPDATE`);
@@ -49,9 +50,10 @@ export async function confirmMapping(em: EntityManager, bus: EventBus, actor: Ac
     const before = await current(tx, actor.orgId, input.scope, input.key);
     const [row] = await templateRows<FactRow>(
       tx,
-      raw`INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count, last_used_at, created_at, updated_at)
-       VALUES (gen_random_uuid(), ${actor.orgId}, 'mappings', ${`${input.key} -> ${input.value}`}, 'mapping', ${input.scope}, ${input.key}, ${input.value},
-               'CONFIRMED', 1.0, 1, now(), now(), now())
+      raw`INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count,
+                                  last_used_at, created_at, updated_at)
+       VALUES (gen_random_uuid(), ${actor.orgId}, 'mappings', ${`${input.key} -> ${input.value}`}, 'mapping',
+               ${input.scope}, ${input.key}, ${input.value}, 'CONFIRMED', 1.0, 1, now(), now(), now())
        ON CONFLICT (org_id, scope, key) WHERE bank_id = 'mappings' DO UPDATE SET
          value = EXCLUDED.value, text = EXCLUDED.text, status = 'CONFIRMED', confidence = 1.0,
          support_count = CASE WHEN f.value = EXCLUDED.value THEN f.support_count + 1 ELSE 1 END,
@@ -86,9 +88,10 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
     } else {
       [row] = await templateRows<FactRow>(
         tx,
-        raw`INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count, created_at, updated_at)
-         VALUES (gen_random_uuid(), ${actor.orgId}, 'mappings', ${`${input.key} -> ${input.value}`}, 'mapping', ${input.scope}, ${input.key}, ${input.value},
-                 'REJECTED', 0, 0, now(), now())
+        raw`INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count,
+                                    created_at, updated_at)
+         VALUES (gen_random_uuid(), ${actor.orgId}, 'mappings', ${`${input.key} -> ${input.value}`}, 'mapping',
+                 ${input.scope}, ${input.key}, ${input.value}, 'REJECTED', 0, 0, now(), now())
          ON CONFLICT (org_id, scope, key) WHERE bank_id = 'mappings' DO UPDATE SET
            status = 'REJECTED', confidence = f.confidence / 2, updated_at = now()
          WHERE f.value = EXCLUDED.value
@@ -117,6 +120,7 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
 export async function resolveMapping(em: EntityManager, orgId: string, scope: string, key: string): Promise<Fact | null> {
   text('scope', scope, 200, { required: true });
   text('key', key, 200, { required: true });
-  const [row] = await templateRows<FactRow>(em, raw`SELECT ${factColumns()} FROM facts f WHERE ${mappingOf(orgId, scope, key)} AND f.status = 'CONFIRMED'`);
+  const confirmed = raw<FactRow>`SELECT ${factColumns()} FROM facts f WHERE ${mappingOf(orgId, scope, key)} AND f.status = 'CONFIRMED'`;
+  const [row] = await templateRows(em, confirmed);
   return row ? factFromRow(row) : null;
 }

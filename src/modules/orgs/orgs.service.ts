@@ -52,7 +52,12 @@ export async function authenticate(em: EntityManager, tokenHash: string): Promis
 /** The ids among `keyIds` that are still valid (open WebSockets re-check with this). */
 export async function validKeyIds(em: EntityManager, keyIds: string[]): Promise<Set<string>> {
   if (keyIds.length === 0) return new Set();
-  const rows = await runRows(em, sql.selectFrom('api_keys').select('id').where('id', '=', raw<string>`any(${keyIds}::uuid[])`).where('revoked_at', 'is', null));
+  const valid = sql
+    .selectFrom('api_keys')
+    .select('id')
+    .where('id', '=', raw<string>`any(${keyIds}::uuid[])`)
+    .where('revoked_at', 'is', null);
+  const rows = await runRows(em, valid);
   return new Set(rows.map((r) => r.id));
 }
 
@@ -79,7 +84,8 @@ export async function createOrganization(em: EntityManager, name: string, token?
   return em.transactional(async (tx) => {
     // concurrent creations of one name queue here; the check below then sees the first
     await runRows(tx, sql.selectNoFrom(raw<unknown>`pg_advisory_xact_lock(hashtext(lower(${checked})))`.as('locked')));
-    const [taken] = await runRows(tx, sql.selectFrom('organizations').select('id').where(raw`lower(name)`, '=', raw`lower(${checked})`).limit(1));
+    const named = sql.selectFrom('organizations').select('id').where(raw`lower(name)`, '=', raw`lower(${checked})`);
+    const [taken] = await runRows(tx, named.limit(1));
     if (taken) throw conflict(`an organization named "${checked}" exists already (${taken.id})`, 'name');
     const org = tx.create(Organization, { name: checked });
     tx.persist(org);
@@ -104,7 +110,12 @@ export async function listOrganizations(em: EntityManager): Promise<{ id: string
     'o.id',
     'o.name',
     'o.created_at',
-    eb.selectFrom('api_keys as k').select(eb.fn.countAll<string | number>().as('n')).whereRef('k.org_id', '=', 'o.id').where('k.revoked_at', 'is', null).as('active_keys'),
+    eb
+      .selectFrom('api_keys as k')
+      .select(eb.fn.countAll<string | number>().as('n'))
+      .whereRef('k.org_id', '=', 'o.id')
+      .where('k.revoked_at', 'is', null)
+      .as('active_keys'),
   ]);
   const rows = await runRows(em, query.orderBy('o.created_at').orderBy('o.id'));
   return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), activeKeys: Number(r.active_keys) }));

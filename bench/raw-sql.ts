@@ -101,14 +101,14 @@ const numbered = (sql: string) => {
 
 /** The server's statements (src/modules/learning/analytics.sql.ts), run side by side as the server runs them. */
 async function learningAnalytics(q: Q, orgId: string, v: Row): Promise<Row> {
-  const series = seriesStatement(orgId, new Date(v.start), new Date(v.end), null);
-  const profiles = profilesStatement(orgId, null);
+  const series = seriesStatement(orgId, new Date(v.start), new Date(v.end), null).compile();
+  const profiles = profilesStatement(orgId, null).compile();
   const [[s], layoutStats] = await Promise.all([
-    q(numbered(series.sql), series.params),
-    q(numbered(profiles.sql), profiles.params).then(async (rows) => {
+    q(series.sql, [...series.parameters]),
+    q(profiles.sql, [...profiles.parameters]).then(async (rows) => {
       if (rows.length === 0) return [];
-      const c = layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint));
-      const counts = new Map((await q(numbered(c.sql), c.params)).map((r) => [r.fp, r]));
+      const c = layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint)).compile();
+      const counts = new Map((await q(c.sql, [...c.parameters])).map((r) => [r.fp, r]));
       return rows.map((r) => {
         const n = counts.get(r.layout_fingerprint);
         return {

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { loadConfig } from '../config';
+import { rows, sql } from '../db/typed-sql';
 import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
 import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory';
 import type { Logger } from '../core/logger';
@@ -38,7 +39,7 @@ export const commands: Record<string, Command> = {
     const lambda = loadConfig().decayLambda;
     let feedbackDeleted = 0;
     let episodesDeleted = 0;
-    const orgs = await em.execute<{ id: string }[]>('SELECT id FROM organizations ORDER BY id');
+    const orgs = await rows(em, sql.selectFrom('organizations').select('id').orderBy('id'));
     for (const { id } of orgs) {
       feedbackDeleted += await purgeExpiredFeedback(em, id);
       episodesDeleted += (await forgetEpisodes(em, id, lambda, {})).deleted;

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { rows, sql } from '../db/typed-sql';
 import { badInput, conflict } from './errors';
 import { hashJson } from './tokens';
 
@@ -50,33 +52,41 @@ async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string |
   const requestHash = hashJson({ operation: call.operation, input: call.input });
 
   return em.transactional(async (tx) => {
-    const claimed = await tx.execute<{ key: string }[]>(
-      `INSERT INTO idempotency_keys (org_id, key, operation, request_hash, created_at, expires_at)
-       VALUES (?, ?, ?, ?, now(), now() + interval '${IDEMPOTENCY_TTL_HOURS} hours')
-       ON CONFLICT (org_id, key) DO UPDATE
-         SET operation = EXCLUDED.operation, request_hash = EXCLUDED.request_hash, result = NULL,
-             created_at = EXCLUDED.created_at, expires_at = EXCLUDED.expires_at
-         WHERE idempotency_keys.expires_at <= now()
-       RETURNING key`,
-      [call.orgId, key, call.operation, requestHash],
-    );
+    // a key claims its row, or takes over one that has expired
+    const claim = sql
+      .insertInto('idempotency_keys')
+      .values({
+        org_id: call.orgId, key, operation: call.operation, request_hash: requestHash,
+        created_at: raw`now()`, expires_at: raw`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['org_id', 'key'])
+          .doUpdateSet((eb) => ({
+            operation: eb.ref('excluded.operation'), request_hash: eb.ref('excluded.request_hash'), result: null,
+            created_at: eb.ref('excluded.created_at'), expires_at: eb.ref('excluded.expires_at'),
+          }))
+          .where('idempotency_keys.expires_at', '<=', raw<string>`now()`),
+      )
+      .returning('key');
+    const claimed = await rows(tx, claim);
     if (claimed.length === 0) {
-      const [prior] = await tx.execute<{ request_hash: string; result: T }[]>(
-        'SELECT request_hash, result FROM idempotency_keys WHERE org_id = ? AND key = ?',
-        [call.orgId, key],
-      );
+      const stored = sql
+        .selectFrom('idempotency_keys')
+        .select(['request_hash', 'result'])
+        .where('org_id', '=', call.orgId)
+        .where('key', '=', key);
+      const [prior] = await rows(tx, stored);
       if (prior.request_hash !== requestHash) {
         throw conflict('idempotencyKey was already used with a different input', 'idempotencyKey');
       }
-      return prior.result;
+      // the stored result is the JSON of what the first call's write returned
+      return prior.result as T;
     }
     const result = await write(tx);
     await tx.flush();
-    await tx.execute('UPDATE idempotency_keys SET result = ?::jsonb WHERE org_id = ? AND key = ?', [
-      JSON.stringify(result ?? null),
-      call.orgId,
-      key,
-    ]);
+    const json = raw<string>`${JSON.stringify(result ?? null)}::jsonb`;
+    await rows(tx, sql.updateTable('idempotency_keys').set({ result: json }).where('org_id', '=', call.orgId).where('key', '=', key));
     return result;
   });
 }
@@ -85,14 +95,17 @@ async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string |
 export async function purgeExpiredIdempotencyKeys(em: EntityManager, batch = 5000): Promise<number> {
   let total = 0;
   for (;;) {
-    const rows = await em.execute<{ n: number }[]>(
-      `WITH gone AS (
-         DELETE FROM idempotency_keys WHERE ctid IN (
-           SELECT ctid FROM idempotency_keys WHERE expires_at <= now() LIMIT ${batch})
-         RETURNING 1)
-       SELECT count(*)::int AS n FROM gone`,
-    );
-    total += rows[0].n;
-    if (rows[0].n < batch) return total;
+    const expired = sql
+      .selectFrom('idempotency_keys')
+      .select(raw<string>`ctid`.as('ctid'))
+      .where('expires_at', '<=', raw<string>`now()`)
+      .limit(batch);
+    const purge = sql
+      .with('gone', (db) => db.deleteFrom('idempotency_keys').where(raw`ctid`, 'in', expired).returning(raw<number>`1`.as('one')))
+      .selectFrom('gone')
+      .select(raw<number>`count(*)::int`.as('n'));
+    const [{ n }] = await rows(em, purge);
+    total += n;
+    if (n < batch) return total;
   }
 }

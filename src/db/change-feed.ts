@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { rows, sql } from './typed-sql';
 
 /** Topics of the change log (see `ChangeLogEntry`): what the keys of a change name. */
 export type ChangeTopic = 'facts' | 'segments';
@@ -95,11 +97,12 @@ export class ChangeCursor {
 
 /** The current horizon, taken before a cache reads its rows (so no change after it is missed). */
 export async function currentHorizon(em: EntityManager): Promise<string> {
-  const [row] = await em.execute<{ xmin: string }[]>(`SELECT ${SNAPSHOT_XMIN}::text AS xmin`);
+  const [row] = await rows(em, sql.selectNoFrom(raw<string>`${raw.raw(SNAPSHOT_XMIN)}::text`.as('xmin')));
   return row.xmin;
 }
 
 /** Deletes change rows older than the retention (any instance may run it). */
 export async function pruneChangeLog(em: EntityManager): Promise<void> {
-  await em.execute(`DELETE FROM change_log WHERE created_at < now() - interval '${CHANGE_RETENTION_MS / 1000} seconds'`);
+  const cutoff = raw<string>`now() - make_interval(secs => ${CHANGE_RETENTION_MS / 1000})`;
+  await rows(em, sql.deleteFrom('change_log').where('created_at', '<', cutoff));
 }

@@ -1,9 +1,11 @@
 import DataLoader from 'dataloader';
-import { pgArray } from '../../core/sql';
+import { sql as raw, type Selectable } from 'kysely';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
+import type { EpisodeFactsTable } from '../../db/tables';
+import { rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts/fact.rows';
 import type { Fact } from '../facts/fact.type';
-import { groupByEpisode, newestPerEpisode } from '../shared/sub-list';
+import { groupByEpisode, rankInEpisode } from '../shared/sub-list';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 
 type Limit = { limit: number };
@@ -11,53 +13,65 @@ type Limit = { limit: number };
 /** The newest `limit` segments per episode, by seq. One statement per request. */
 export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Segment[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
-    const w = newestPerEpisode('seq DESC', limit);
-    const rows = await em.execute(
-      `SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${w.select}
-                        FROM episode_segments WHERE org_id = ? AND episode_id = ANY(?::uuid[])) s
-       ${w.where} ORDER BY episode_id, seq`,
-      [orgId, pgArray([...ids])],
-    );
-    return groupByEpisode(ids, rows as { episode_id: string; [k: string]: unknown }[], (r) =>
-      ({ id: r.id, episodeId: r.episode_id, seq: r.seq, role: r.role, content: r.content, tokenEstimate: r.token_estimate, createdAt: new Date(r.created_at as string) }) as Segment,
-    );
+    const ranked = sql
+      .selectFrom('episode_segments')
+      .select(['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at', rankInEpisode('seq DESC').as('rn')])
+      .where('org_id', '=', orgId)
+      .where('episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`);
+    const query = sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', limit).orderBy('s.episode_id').orderBy('s.seq');
+    const found = await rows(em, query);
+    return groupByEpisode(ids, found, (r): Segment => ({
+      id: r.id, episodeId: r.episode_id, seq: r.seq, role: r.role, content: r.content, tokenEstimate: r.token_estimate,
+      createdAt: new Date(r.created_at),
+    }));
   });
 
 /** The newest `limit` outputs per episode, oldest first. */
 export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, EpisodeOutput[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
-    const w = newestPerEpisode('created_at DESC, id DESC', limit);
-    const rows = await em.execute(
-      `SELECT * FROM (SELECT id, episode_id, kind, content, difficulty, quality_score, regeneration_round, created_at${w.select}
-                        FROM episode_outputs WHERE org_id = ? AND episode_id = ANY(?::uuid[])) o
-       ${w.where} ORDER BY episode_id, created_at, id`,
-      [orgId, pgArray([...ids])],
-    );
-    return groupByEpisode(ids, rows as { episode_id: string; [k: string]: unknown }[], (r) =>
-      ({
-        id: r.id,
-        episodeId: r.episode_id,
-        kind: r.kind,
-        content: r.content,
-        difficulty: r.difficulty,
-        qualityScore: r.quality_score === null ? null : Number(r.quality_score),
-        regenerationRound: r.regeneration_round,
-        createdAt: new Date(r.created_at as string),
-      }) as EpisodeOutput,
-    );
+    const ranked = sql
+      .selectFrom('episode_outputs')
+      .select(['id', 'episode_id', 'kind', 'content', 'difficulty', 'quality_score', 'regeneration_round', 'created_at'])
+      .select(rankInEpisode('created_at DESC, id DESC').as('rn'))
+      .where('org_id', '=', orgId)
+      .where('episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`);
+    const query = sql
+      .selectFrom(ranked.as('o'))
+      .selectAll()
+      .where('o.rn', '<=', limit)
+      .orderBy('o.episode_id')
+      .orderBy('o.created_at')
+      .orderBy('o.id');
+    return groupByEpisode(ids, await rows(em, query), (r): EpisodeOutput => ({
+      id: r.id,
+      episodeId: r.episode_id,
+      kind: r.kind,
+      content: r.content,
+      difficulty: r.difficulty,
+      qualityScore: r.quality_score === null ? null : Number(r.quality_score),
+      regenerationRound: Number(r.regeneration_round),
+      createdAt: new Date(r.created_at),
+    }));
   });
 
-/** The facts of the newest `limit` links per episode, in the order they were linked. */
+/** A fact linked to an episode, with when it was linked and its rank among the episode's links. */
+type LinkedFactRow = FactRow &
+  Pick<Selectable<EpisodeFactsTable>, 'episode_id'> & { linked_at: Selectable<EpisodeFactsTable>['created_at']; rn: number };
+
+/**
+ * The facts of the newest `limit` links per episode, in the order they were linked. The fact columns
+ * are a list written as text (shared with the other reads of facts), so the statement is a template.
+ */
 export const factsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Fact[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
-    const w = newestPerEpisode('ef.created_at DESC, f.id DESC', limit);
-    const rows = await em.execute(
-      `SELECT * FROM (SELECT ef.episode_id, ef.created_at AS linked_at, ${FACT_COLUMNS}${w.select}
-                        FROM episode_facts ef JOIN facts f ON f.org_id = ef.org_id AND f.id = ef.fact_id
-                       WHERE ef.org_id = ? AND ef.episode_id = ANY(?::uuid[])) x
-       ${w.where} ORDER BY episode_id, linked_at, id`,
-      [orgId, pgArray([...ids])],
+    const found = await templateRows<LinkedFactRow>(
+      em,
+      raw`SELECT * FROM (SELECT ef.episode_id, ef.created_at AS linked_at, ${raw.raw(`${FACT_COLUMNS}`)},
+                                ${rankInEpisode('ef.created_at DESC, f.id DESC')} AS rn
+                           FROM episode_facts ef JOIN facts f ON f.org_id = ef.org_id AND f.id = ef.fact_id
+                          WHERE ef.org_id = ${orgId} AND ef.episode_id = ANY(${[...ids]}::uuid[])) x
+          WHERE rn <= ${limit} ORDER BY episode_id, linked_at, id`,
     );
     const now = new Date();
-    return groupByEpisode(ids, rows as (FactRow & { episode_id: string })[], (r) => factFromRow(r, now));
+    return groupByEpisode(ids, found, (r) => factFromRow(r, now));
   });

@@ -1,29 +1,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
 import { badInput, notFound } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
-import { pgArray } from '../../core/sql';
-import { EPISODE_DIMENSION_SQL } from './episode-dimension';
+import { firstRow, rows, sql } from '../../db/typed-sql';
+import { episodeDimension } from './episode-dimension';
 import type { RecordEpisodeInput, SegmentInput } from './episodes.inputs';
-import { checkRecordEpisode, checkSegments, type SegmentRow } from './episodes.validate';
-import { moveFeedbackCounters } from '../shared/episode-feedback-counters';
+import { checkRecordEpisode, checkSegments } from './episodes.validate';
+import { insertOutputs, insertSegments } from './episode-parts.write';
+import { feedbackCounterMoves } from '../shared/episode-feedback-counters';
 
 /** Locks the episode row (so concurrent writers serialise on it) or throws NOT_FOUND. */
-export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: string, field: string): Promise<{ id: string; agent_id: string; session_id: string | null; created_at: Date }> {
-  const [row] = await tx.execute<{ id: string; agent_id: string; session_id: string | null; created_at: Date }[]>('SELECT id, agent_id, session_id, created_at FROM episodes WHERE org_id = ? AND id = ? FOR UPDATE', [orgId, parseId(field, episodeId)]);
+export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: string, field: string) {
+  const locked = sql
+    .selectFrom('episodes')
+    .select(['id', 'agent_id', 'session_id', 'created_at'])
+    .where('org_id', '=', orgId)
+    .where('id', '=', parseId(field, episodeId))
+    .forUpdate();
+  const row = await firstRow(tx, locked);
   if (!row) throw notFound('episode', field);
   return row;
-}
-
-async function insertSegments(tx: EntityManager, orgId: string, episodeId: string, firstSeq: number, rows: SegmentRow[], defaultAt: Date): Promise<void> {
-  if (rows.length === 0) return;
-  await tx.execute(
-    `INSERT INTO episode_segments (id, org_id, episode_id, seq, role, content, token_estimate, created_at)
-     SELECT gen_random_uuid(), ?, ?, ? + ord - 1, x.role, x.content, x.token_estimate, coalesce(x.created_at, ?::timestamptz)
-       FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (role text, content text, token_estimate int, created_at timestamptz))
-            WITH ORDINALITY AS x(role, content, token_estimate, created_at, ord)`,
-    [orgId, episodeId, firstSeq, defaultAt.toISOString(), JSON.stringify(rows)],
-  );
 }
 
 /**
@@ -33,48 +30,81 @@ async function insertSegments(tx: EntityManager, orgId: string, episodeId: strin
  */
 export async function linkSession(tx: EntityManager, orgId: string, ep: { id: string; agent_id: string; session_id: string | null }): Promise<void> {
   if (!ep.session_id) return;
-  await tx.execute(
-    `WITH c AS (
-       UPDATE canvas_audits SET episode_id = ? WHERE org_id = ? AND agent_id = ? AND session_id = ? AND episode_id IS NULL RETURNING 1),
-     f AS (
-       UPDATE feedback SET episode_id = ? WHERE org_id = ? AND agent_id = ? AND session_id = ? AND episode_id IS NULL RETURNING score)
-     UPDATE episodes SET
-       canvas_action_count = canvas_action_count + (SELECT count(*) FROM c),
-       ${moveFeedbackCounters({ count: '(SELECT count(*) FROM f)', sum: 'coalesce((SELECT sum(score) FROM f), 0)', scored: '(SELECT count(score) FROM f)' })},
-       updated_at = now()
-     WHERE org_id = ? AND id = ?`,
-    [ep.id, orgId, ep.agent_id, ep.session_id, ep.id, orgId, ep.agent_id, ep.session_id, orgId, ep.id],
-  );
+  const sessionId = ep.session_id;
+  const link = sql
+    .with('c', (db) =>
+      db
+        .updateTable('canvas_audits')
+        .set({ episode_id: ep.id })
+        .where('org_id', '=', orgId)
+        .where('agent_id', '=', ep.agent_id)
+        .where('session_id', '=', sessionId)
+        .where('episode_id', 'is', null)
+        .returning(raw<number>`1`.as('one')),
+    )
+    .with('f', (db) =>
+      db
+        .updateTable('feedback')
+        .set({ episode_id: ep.id })
+        .where('org_id', '=', orgId)
+        .where('agent_id', '=', ep.agent_id)
+        .where('session_id', '=', sessionId)
+        .where('episode_id', 'is', null)
+        .returning('score'),
+    )
+    .updateTable('episodes')
+    .set((eb) => ({
+      canvas_action_count: raw<number>`canvas_action_count + ${eb.selectFrom('c').select(eb.fn.countAll<number>().as('n')).$asScalar()}`,
+      ...feedbackCounterMoves({
+        count: eb.selectFrom('f').select(eb.fn.countAll<number>().as('n')).$asScalar(),
+        sum: eb.fn.coalesce(eb.selectFrom('f').select((f) => f.fn.sum<number>('f.score').as('s')).$asScalar(), raw<number>`0`),
+        scored: eb.selectFrom('f').select((f) => f.fn.count<number>('f.score').as('n')).$asScalar(),
+      }),
+      updated_at: raw<string>`now()`,
+    }))
+    .where('org_id', '=', orgId)
+    .where('id', '=', ep.id);
+  await rows(tx, link);
 }
 
 async function checkEmbeddingDimension(tx: EntityManager, orgId: string, emb: number[] | null | undefined): Promise<void> {
   if (!emb) return;
-  const [row] = await tx.execute<{ dim: number | null }[]>(`SELECT (${EPISODE_DIMENSION_SQL}) AS dim`, [orgId]);
+  const [row] = await rows(tx, episodeDimension(orgId));
   if (row.dim !== null && row.dim !== emb.length) throw badInput('input.embedding', `embedding must have ${row.dim} numbers, like the other episodes of the organization`);
 }
 
 async function linkFacts(tx: EntityManager, orgId: string, episodeId: string, agentId: string, factIds: string[], externalIds: string[]): Promise<void> {
   if (factIds.length > 0) {
-    const found = new Set((await tx.execute<{ id: string }[]>('SELECT id FROM facts WHERE org_id = ? AND id = ANY(?::uuid[])', [orgId, pgArray(factIds)])).map((r) => r.id));
+    const known = sql.selectFrom('facts').select('id').where('org_id', '=', orgId).where('id', '=', raw<string>`any(${factIds}::uuid[])`);
+    const found = new Set((await rows(tx, known)).map((r) => r.id));
     const missing = factIds.findIndex((id) => !found.has(id));
     if (missing >= 0) throw notFound('fact', `input.factIds.${missing}`);
   }
   if (externalIds.length > 0) {
     // unknown external ids become stub facts (bank = the agent, empty text) that a later upsert fills
-    await tx.execute(
-      `INSERT INTO facts (id, org_id, bank_id, external_id, created_at, updated_at)
-       SELECT gen_random_uuid(), ?, ?, e, now(), now() FROM unnest(?::text[]) AS e
-       ON CONFLICT (org_id, external_id) DO NOTHING`,
-      [orgId, agentId, pgArray(externalIds)],
+    const stubs = sql
+      .selectFrom(raw<{ e: string }>`unnest(${externalIds}::text[])`.as('e'))
+      .select((eb) => [raw<string>`gen_random_uuid()`.as('id'), eb.val(orgId).as('org_id'), eb.val(agentId).as('bank_id'), 'e.e'])
+      .select([raw<string>`now()`.as('created_at'), raw<string>`now()`.as('updated_at')]);
+    await rows(
+      tx,
+      sql
+        .insertInto('facts')
+        .columns(['id', 'org_id', 'bank_id', 'external_id', 'created_at', 'updated_at'])
+        .expression(stubs)
+        .onConflict((oc) => oc.columns(['org_id', 'external_id']).doNothing()),
     );
   }
-  await tx.execute(
-    `INSERT INTO episode_facts (episode_id, fact_id, org_id, created_at)
-     SELECT ?, id, org_id, now() FROM facts
-      WHERE org_id = ? AND (id = ANY(?::uuid[]) OR external_id = ANY(?::text[]))
-     ON CONFLICT DO NOTHING`,
-    [episodeId, orgId, pgArray(factIds), pgArray(externalIds)],
-  );
+  const links = sql
+    .selectFrom('facts')
+    .select((eb) => [eb.val(episodeId).as('episode_id'), 'id', 'org_id', raw<string>`now()`.as('created_at')])
+    .where('org_id', '=', orgId)
+    .where((eb) => eb.or([
+      eb('id', '=', raw<string>`any(${factIds}::uuid[])`),
+      eb('external_id', '=', raw<string>`any(${externalIds}::text[])`),
+    ]));
+  const link = sql.insertInto('episode_facts').columns(['episode_id', 'fact_id', 'org_id', 'created_at']).expression(links);
+  await rows(tx, link.onConflict((oc) => oc.doNothing()));
 }
 
 /** Records an episode with its segments, outputs and facts; returns its id. */
@@ -83,31 +113,23 @@ export async function recordEpisode(em: EntityManager, orgId: string, input: Rec
   const { idempotencyKey, ...rest } = input;
   const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'recordEpisode', input: rest }, async (tx) => {
     await checkEmbeddingDimension(tx, orgId, input.embedding);
-    const [ep] = await tx.execute<{ id: string; agent_id: string; session_id: string | null }[]>(
-      `INSERT INTO episodes (id, org_id, created_at, updated_at, agent_id, session_id, title, task, intent, topic, blueprint, ended_at,
-         execution_ids, generation_config, metadata, embedding, overall_score, accepted)
-       VALUES (gen_random_uuid(), ?, ?, now(), ?, ?, ?, ?, ?, ?, ?, ?, ?::text[], ?::jsonb, ?::jsonb, ?::double precision[], ?, ?)
-       RETURNING id, agent_id, session_id`,
-      [
-        orgId, c.createdAt.toISOString(), input.agentId, input.sessionId ?? null, input.title ?? null, input.task ?? null,
-        input.intent ?? null, input.topic ?? null, input.blueprint ?? null, input.endedAt?.toISOString() ?? null,
-        pgArray(input.executionIds ?? []),
-        input.generationConfig ? JSON.stringify(input.generationConfig) : null,
-        input.metadata ? JSON.stringify(input.metadata) : null,
-        input.embedding ? `{${input.embedding.join(',')}}` : null,
-        input.overallScore ?? null, input.accepted ?? null,
-      ],
-    );
+    const episode = sql
+      .insertInto('episodes')
+      .values({
+        id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: c.createdAt.toISOString(), updated_at: raw<string>`now()`,
+        agent_id: input.agentId, session_id: input.sessionId ?? null, title: input.title ?? null, task: input.task ?? null,
+        intent: input.intent ?? null, topic: input.topic ?? null, blueprint: input.blueprint ?? null,
+        ended_at: input.endedAt?.toISOString() ?? null,
+        execution_ids: raw<string[]>`${input.executionIds ?? []}::text[]`,
+        generation_config: raw<string | null>`${input.generationConfig ? JSON.stringify(input.generationConfig) : null}::jsonb`,
+        metadata: raw<string | null>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
+        embedding: raw<number[] | null>`${input.embedding ?? null}::double precision[]`,
+        overall_score: input.overallScore ?? null, accepted: input.accepted ?? null,
+      })
+      .returning(['id', 'agent_id', 'session_id']);
+    const [ep] = await rows(tx, episode);
     await insertSegments(tx, orgId, ep.id, 1, c.segments, c.createdAt);
-    if (c.outputs.length > 0) {
-      await tx.execute(
-        `INSERT INTO episode_outputs (id, org_id, episode_id, created_at, updated_at, kind, content, difficulty, quality_score, regeneration_round)
-         SELECT gen_random_uuid(), ?, ?, ?::timestamptz + (ord - 1) * interval '1 microsecond', now(), x.kind, x.content, x.difficulty, x.quality_score, x.regeneration_round
-           FROM ROWS FROM (jsonb_to_recordset(?::jsonb) AS (kind text, content jsonb, difficulty text, quality_score float8, regeneration_round int))
-              WITH ORDINALITY AS x(kind, content, difficulty, quality_score, regeneration_round, ord)`,
-        [orgId, ep.id, c.createdAt.toISOString(), JSON.stringify(c.outputs)],
-      );
-    }
+    if (c.outputs.length > 0) await insertOutputs(tx, orgId, ep.id, c.outputs, c.createdAt);
     if (c.factIds.length + c.factExternalIds.length > 0) await linkFacts(tx, orgId, ep.id, input.agentId, c.factIds, c.factExternalIds);
     await linkSession(tx, orgId, ep);
     return { id: ep.id };
@@ -117,13 +139,18 @@ export async function recordEpisode(em: EntityManager, orgId: string, input: Rec
 
 /** Appends turns after the last one; concurrent appends serialise on the episode row. */
 export async function appendSegments(em: EntityManager, orgId: string, episodeId: string, segments: SegmentInput[], idempotencyKey?: string | null): Promise<string> {
-  const rows = checkSegments('segments', segments);
-  if (rows.length === 0) throw badInput('segments', 'segments must not be empty');
+  const checked = checkSegments('segments', segments);
+  if (checked.length === 0) throw badInput('segments', 'segments must not be empty');
   const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'appendSegments', input: { episodeId, segments } }, async (tx) => {
     const ep = await lockEpisode(tx, orgId, episodeId, 'episodeId');
-    const [{ next }] = await tx.execute<{ next: number }[]>('SELECT coalesce(max(seq), 0) + 1 AS next FROM episode_segments WHERE org_id = ? AND episode_id = ?', [orgId, ep.id]);
-    await insertSegments(tx, orgId, ep.id, next, rows, new Date());
-    await tx.execute('UPDATE episodes SET updated_at = now() WHERE org_id = ? AND id = ?', [orgId, ep.id]);
+    const last = sql
+      .selectFrom('episode_segments')
+      .select(raw<number>`coalesce(max(seq), 0) + 1`.as('next'))
+      .where('org_id', '=', orgId)
+      .where('episode_id', '=', ep.id);
+    const [{ next }] = await rows(tx, last);
+    await insertSegments(tx, orgId, ep.id, next, checked, new Date());
+    await rows(tx, sql.updateTable('episodes').set({ updated_at: raw<string>`now()` }).where('org_id', '=', orgId).where('id', '=', ep.id));
     return { id: ep.id };
   });
   return id;

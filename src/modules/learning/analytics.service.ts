@@ -1,9 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { rows, templateRows } from '../../db/typed-sql';
 import { checkFingerprint } from '../shared/layout-fingerprint';
 import { badInput } from '../../core/errors';
 import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from '../feedback/feedback.rows';
-import { ANALYTICS_MAX, profilesStatement, type SeriesRow, seriesStatement } from './analytics.sql';
-import { type ProfileRow, profilesFromRows } from './layout.service';
+import { ANALYTICS_MAX, profilesStatement, seriesStatement } from './analytics.sql';
+import { profilesFromRows } from './layout.service';
 import { LearningAnalytics } from './learning.type';
 
 const DAY_MS = 86_400_000;
@@ -21,18 +23,19 @@ export async function learningAnalytics(em: EntityManager, orgId: string, start:
   if (fingerprint) checkFingerprint('layoutFingerprint', fingerprint);
   const fp = fingerprint || null;
 
-  const series = seriesStatement(orgId, start, end, fp);
-  const profiles = profilesStatement(orgId, fp);
+  // the feedback columns are a list written as text (shared with the other reads of feedback), so this read is a template
+  const latestCorrections = (layout: string) =>
+    templateRows<FeedbackRow>(
+      em,
+      raw`SELECT ${raw.raw(`${FEEDBACK_COLUMNS}`)} FROM feedback fb
+           WHERE fb.org_id = ${orgId} AND fb.layout_fingerprint = ${layout} AND fb.feedback_type = 'CORRECTION'
+             AND fb.created_at >= ${start.toISOString()} AND fb.created_at < ${end.toISOString()}
+           ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${ANALYTICS_MAX.corrections}`,
+    );
   const [[s], layoutStats, corrections] = await Promise.all([
-    em.execute<SeriesRow[]>(series.sql, series.params),
-    em.execute<ProfileRow[]>(profiles.sql, profiles.params).then((rows) => profilesFromRows(em, orgId, rows)),
-    fp
-      ? em.execute<FeedbackRow[]>(
-          `SELECT ${FEEDBACK_COLUMNS} FROM feedback fb WHERE fb.org_id = ? AND fb.layout_fingerprint = ? AND fb.feedback_type = 'CORRECTION'
-            AND fb.created_at >= ? AND fb.created_at < ? ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${ANALYTICS_MAX.corrections}`,
-          [orgId, fp, start.toISOString(), end.toISOString()],
-        )
-      : [],
+    rows(em, seriesStatement(orgId, start, end, fp)),
+    rows(em, profilesStatement(orgId, fp)).then((found) => profilesFromRows(em, orgId, found)),
+    fp ? latestCorrections(fp) : [],
   ]);
 
   return Object.assign(new LearningAnalytics(), {

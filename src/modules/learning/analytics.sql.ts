@@ -1,17 +1,15 @@
-import { pgArray } from '../../core/sql';
-import { eventRows, LEARNING_EVENT_TYPES_SQL } from '../shared/learning-event-counts';
+import { type AliasedSelectQueryBuilder, type Expression, type Selectable, sql as raw } from 'kysely';
+import type { LayoutProfilesTable } from '../../db/tables';
+import { sql, type Unqualified } from '../../db/typed-sql';
+import { eventRows, LEARNING_EVENT_TYPES } from '../shared/learning-event-counts';
 
 /** How much one analytics answer can hold: days of its range, corrected fields, layouts, corrections of a fingerprint. */
 export const ANALYTICS_MAX = { days: 366, fields: 10, layouts: 1000, corrections: 100 } as const;
 
 /**
- * The statements of `learningAnalytics`, as SQL text with `?` placeholders and their parameters
- * (no ORM dependencies: the benchmark's raw baseline runs the same statements through pg).
+ * The statements of `learningAnalytics`, built against the table types (no ORM dependencies: the
+ * benchmark's raw baseline compiles and runs the same statements through pg).
  */
-export interface Statement {
-  sql: string;
-  params: unknown[];
-}
 
 const DAY_MS = 86_400_000;
 
@@ -28,63 +26,116 @@ export function splitRange(start: Date, end: Date, perDay: boolean) {
   return { firstDay: iso(first).slice(0, 10), endDay: iso(last).slice(0, 10), head: [start.toISOString(), iso(first)], tail: [iso(last), end.toISOString()] };
 }
 
+/** An event of the counts: its UTC day, its kind ('type' or 'field') and its key. */
+type EventRow = { org_id: string; day: string; kind: string; key: string };
+
+/**
+ * The events of the feedback rows that `rows` selects, by the one definition the daily counts are
+ * written with (`eventRows`), the rows being a built subquery with its values bound.
+ */
+function eventRowsOf(rows: Expression<unknown>) {
+  const marker = '\u0000rows\u0000';
+  const [before, after] = eventRows(marker).split(marker);
+  return raw<EventRow>`(${raw.raw(before)}${rows}${raw.raw(after)})`;
+}
+
+/** The rows of `rows` as one JSON array in the order `orderBy` (written in code, over alias `x`), `[]` when none. */
+const jsonList = <R>(rows: { as(alias: 'x'): AliasedSelectQueryBuilder<R, 'x'> }, orderBy: string) =>
+  sql.selectFrom(rows.as('x')).select(raw<R[]>`coalesce(json_agg(x ORDER BY ${raw.raw(orderBy)}), '[]')`.as('list')).$asScalar();
+
+const learningTypes = LEARNING_EVENT_TYPES.map((t) => raw.lit(t));
+
 /**
  * One statement for eventsByDay, eventsByType, correctedFields (top 10) and the confidence trend.
  * The events of the range are the counts of its whole days plus the rows of its partial days.
  */
-export function seriesStatement(orgId: string, start: Date, end: Date, fingerprint: string | null): Statement {
+export function seriesStatement(orgId: string, start: Date, end: Date, fingerprint: string | null) {
   const r = splitRange(start, end, !fingerprint);
-  const fp = fingerprint ? 'AND layout_fingerprint = ?' : '';
-  const fpParam = fingerprint ? [fingerprint] : [];
-  const rows = `(SELECT org_id, created_at, feedback_type, event_type, changed_fields FROM feedback WHERE org_id = ? AND feedback_type IN (${LEARNING_EVENT_TYPES_SQL})
-                   AND ((created_at >= ? AND created_at < ?) OR (created_at >= ? AND created_at < ?)) ${fp})`;
-  const sql = `WITH ev AS (
-      SELECT day, kind, key, count AS n FROM learning_event_counts WHERE org_id = ? AND day >= ?::date AND day < ?::date
-      UNION ALL
-      SELECT day, kind, key, 1 FROM (${eventRows(rows)}) r
+  const rows = sql
+    .selectFrom('feedback')
+    .select(['org_id', 'created_at', 'feedback_type', 'event_type', 'changed_fields'])
+    .where('org_id', '=', orgId)
+    .where('feedback_type', 'in', learningTypes)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('created_at', '>=', r.head[0]), eb('created_at', '<', r.head[1])]),
+        eb.and([eb('created_at', '>=', r.tail[0]), eb('created_at', '<', r.tail[1])]),
+      ]),
     )
-    SELECT
-      (SELECT coalesce(json_agg(x ORDER BY x.date), '[]') FROM (
-         SELECT to_char(day, 'YYYY-MM-DD') AS date, sum(n)::int AS count FROM ev WHERE kind = 'type' GROUP BY day HAVING sum(n) > 0) x) AS by_day,
-      (SELECT coalesce(json_agg(x ORDER BY x.count DESC, x."eventType"), '[]') FROM (
-         SELECT key AS "eventType", sum(n)::int AS count FROM ev WHERE kind = 'type' GROUP BY key HAVING sum(n) > 0) x) AS by_type,
-      (SELECT coalesce(json_agg(x ORDER BY x.count DESC, x.field), '[]') FROM (
-         SELECT key AS field, sum(n)::int AS count FROM ev WHERE kind = 'field' GROUP BY key HAVING sum(n) > 0 ORDER BY count DESC, field LIMIT ${ANALYTICS_MAX.fields}) x) AS fields,
-      (SELECT coalesce(json_agg(json_build_object('date', to_char(x.day, 'YYYY-MM-DD'), 'averageConfidence', x.avg) ORDER BY x.day), '[]') FROM (
-         SELECT (created_at AT TIME ZONE 'UTC')::date AS day, avg(extraction_confidence)::float8 AS avg FROM documents
-          WHERE org_id = ? AND created_at >= ? AND created_at < ? AND extraction_confidence IS NOT NULL ${fp} GROUP BY 1) x) AS trend`;
-  return {
-    sql,
-    params: [orgId, r.firstDay, r.endDay, orgId, ...r.head, ...r.tail, ...fpParam, orgId, start.toISOString(), end.toISOString(), ...fpParam],
-  };
+    .$if(fingerprint !== null, (q) => q.where('layout_fingerprint', '=', fingerprint!));
+  const sum = raw<number>`sum(n)::int`;
+  return sql
+    .with('ev', (db) =>
+      db
+        .selectFrom('learning_event_counts')
+        .select(['day', 'kind', 'key', 'count as n'])
+        .where('org_id', '=', orgId)
+        .where('day', '>=', raw<string>`${r.firstDay}::date`)
+        .where('day', '<', raw<string>`${r.endDay}::date`)
+        .unionAll(db.selectFrom(eventRowsOf(rows).as('r')).select(['r.day', 'r.kind', 'r.key', raw<number>`1`.as('n')])),
+    )
+    .selectNoFrom((eb) => {
+      const counted = (kind: string) => eb.selectFrom('ev').where('kind', '=', raw.lit(kind)).having(raw`sum(n)`, '>', 0);
+      const byDay = counted('type').select([raw<string>`to_char(day, 'YYYY-MM-DD')`.as('date'), sum.as('count')]).groupBy('day');
+      const byType = counted('type').select(['key as eventType', sum.as('count')]).groupBy('key');
+      const fields = counted('field')
+        .select(['key as field', sum.as('count')])
+        .groupBy('key')
+        .orderBy('count', 'desc')
+        .orderBy('field')
+        .limit(ANALYTICS_MAX.fields);
+      const confidence = sql
+        .selectFrom('documents')
+        .select([raw<string>`(created_at AT TIME ZONE 'UTC')::date`.as('day'), raw<number>`avg(extraction_confidence)::float8`.as('avg')])
+        .where('org_id', '=', orgId)
+        .where('created_at', '>=', start.toISOString())
+        .where('created_at', '<', end.toISOString())
+        .where('extraction_confidence', 'is not', null)
+        .$if(fingerprint !== null, (q) => q.where('layout_fingerprint', '=', fingerprint!))
+        .groupBy(raw.lit(1));
+      const point = raw`json_build_object('date', to_char(x.day, 'YYYY-MM-DD'), 'averageConfidence', x.avg)`;
+      type Point = { date: string; averageConfidence: number };
+      const trend = sql
+        .selectFrom(confidence.as('x'))
+        .select(raw<Point[]>`coalesce(json_agg(${point} ORDER BY x.day), '[]')`.as('list'))
+        .$asScalar();
+      return [
+        jsonList(byDay, 'x.date').as('by_day'),
+        jsonList(byType, 'x.count DESC, x."eventType"').as('by_type'),
+        jsonList(fields, 'x.count DESC, x.field').as('fields'),
+        trend.as('trend'),
+      ];
+    });
 }
 
-export interface SeriesRow {
-  by_day: { date: string; count: number }[];
-  by_type: { eventType: string; count: number }[];
-  fields: { field: string; count: number }[];
-  trend: { date: string; averageConfidence: number }[];
-}
+/** The columns of `layout_profiles` a profile is read with (alias `p`). */
+export const PROFILE_COLUMNS = [
+  'p.id', 'p.layout_fingerprint', 'p.seen_count', 'p.last_seen_at', 'p.stats', 'p.created_at', 'p.updated_at',
+] as const;
 
-export const PROFILE_COLUMNS = 'p.id, p.layout_fingerprint, p.seen_count, p.last_seen_at, p.stats, p.created_at, p.updated_at';
+export type ProfileRow = Pick<Selectable<LayoutProfilesTable>, Unqualified<(typeof PROFILE_COLUMNS)[number]>>;
 
 /** The layout profiles of `layoutStats`: most recently seen first, at most 1,000. */
-export function profilesStatement(orgId: string, fingerprint: string | null): Statement {
-  return {
-    sql: `SELECT ${PROFILE_COLUMNS} FROM layout_profiles p WHERE p.org_id = ? ${fingerprint ? 'AND p.layout_fingerprint = ?' : ''}
-           ORDER BY p.last_seen_at DESC, p.id DESC LIMIT ${ANALYTICS_MAX.layouts}`,
-    params: fingerprint ? [orgId, fingerprint] : [orgId],
-  };
+export function profilesStatement(orgId: string, fingerprint: string | null) {
+  let q = sql.selectFrom('layout_profiles as p').select(PROFILE_COLUMNS).where('p.org_id', '=', orgId);
+  if (fingerprint !== null) q = q.where('p.layout_fingerprint', '=', fingerprint);
+  return q
+    .orderBy('p.last_seen_at', 'desc')
+    .orderBy('p.id', 'desc')
+    .limit(ANALYTICS_MAX.layouts);
 }
 
 /**
  * exampleCount and corrected documents of some layouts, from the partial index on the corrections
  * (org_id, layout_fingerprint, document_id) alone. Layouts without corrections have no row.
  */
-export function layoutCountsStatement(orgId: string, fingerprints: string[]): Statement {
-  return {
-    sql: `SELECT layout_fingerprint AS fp, count(*)::int AS examples, count(DISTINCT document_id)::int AS corrected_docs FROM feedback
-           WHERE org_id = ? AND feedback_type = 'CORRECTION' AND layout_fingerprint = ANY(?::text[]) GROUP BY layout_fingerprint`,
-    params: [orgId, pgArray(fingerprints)],
-  };
+export function layoutCountsStatement(orgId: string, fingerprints: string[]) {
+  return sql
+    .selectFrom('feedback')
+    .select(['layout_fingerprint as fp', raw<number>`count(*)::int`.as('examples')])
+    .select(raw<number>`count(DISTINCT document_id)::int`.as('corrected_docs'))
+    .where('org_id', '=', orgId)
+    .where('feedback_type', '=', raw.lit('CORRECTION'))
+    .where('layout_fingerprint', '=', raw<string>`any(${fingerprints}::text[])`)
+    .groupBy('layout_fingerprint');
 }

@@ -1,10 +1,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { rows as runRows, sql } from '../../db/typed-sql';
 import { limit as checkLimit } from '../../core/validate';
 import { checkFingerprint } from '../shared/layout-fingerprint';
 import { FewShotExample, FewShotExamples } from './learning.type';
 import { pyDumps } from './python-json';
 
-export const FEW_SHOT_EVENT_TYPES = ['EXTRACTION_LINE_CORRECTED', 'EXTRACTION_FIELD_CORRECTED'];
+export const FEW_SHOT_EVENT_TYPES = ['EXTRACTION_LINE_CORRECTED', 'EXTRACTION_FIELD_CORRECTED'] as const;
 const SNIPPET_CHARS = 1500;
 
 /** Python slices strings by code point, not by UTF-16 unit. */
@@ -18,12 +20,16 @@ const firstCodePoints = (s: string, n: number) => Array.from(s).slice(0, n).join
 export async function fewShotExamples(em: EntityManager, orgId: string, fingerprint: string, limit: number): Promise<FewShotExamples> {
   checkFingerprint('layoutFingerprint', fingerprint);
   const n = checkLimit(limit, 3);
-  const rows = await em.execute<{ id: string; snippet: string | null; after: unknown; created_at: Date }[]>(
-    `SELECT id, meta->>'input_snippet' AS snippet, after, created_at FROM feedback
-      WHERE org_id = ? AND layout_fingerprint = ? AND event_type IN ('EXTRACTION_LINE_CORRECTED', 'EXTRACTION_FIELD_CORRECTED')
-      ORDER BY created_at DESC, id DESC LIMIT ?`,
-    [orgId, fingerprint, n],
-  );
+  const latest = sql
+    .selectFrom('feedback')
+    .select(['id', raw<string | null>`meta->>'input_snippet'`.as('snippet'), 'after', 'created_at'])
+    .where('org_id', '=', orgId)
+    .where('layout_fingerprint', '=', fingerprint)
+    .where('event_type', 'in', FEW_SHOT_EVENT_TYPES.map((t) => raw.lit(t)))
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(n);
+  const rows = await runRows(em, latest);
   const examples = rows.map((r) =>
     Object.assign(new FewShotExample(), { feedbackId: r.id, inputSnippet: firstCodePoints(r.snippet ?? '', SNIPPET_CHARS), output: r.after, createdAt: new Date(r.created_at) }),
   );

@@ -2,32 +2,24 @@ import DataLoader from 'dataloader';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
-import { keysetPageText } from '../shared/keyset-page';
+import { type RawBuilder, sql as raw } from 'kysely';
+import { rows as runRows, sql } from '../../db/typed-sql';
+import { keysetPage } from '../shared/keyset-page';
 import { checkFingerprint } from '../shared/layout-fingerprint';
-import { pgArray } from '../../core/sql';
 import { numberIn, text } from '../../core/validate';
 import type { LoaderFactory } from '../../graphql/loaders';
-import { layoutCountsStatement, PROFILE_COLUMNS } from './analytics.sql';
+import { layoutCountsStatement, PROFILE_COLUMNS, type ProfileRow } from './analytics.sql';
 import { layoutFingerprint } from './fingerprint';
 import type { DocumentLayoutInput } from './learning.inputs';
 import { LayoutProfile } from './learning.type';
 
 
-export interface ProfileRow {
-  id: string;
-  layout_fingerprint: string;
-  seen_count: number;
-  last_seen_at: Date;
-  stats: Record<string, unknown>;
-  created_at: Date;
-  updated_at: Date;
-}
+export type { ProfileRow };
 
 /** Profiles with exampleCount / correctionRate, computed from the corrections of their layouts in one statement. */
 export async function profilesFromRows(em: EntityManager, orgId: string, rows: ProfileRow[]): Promise<LayoutProfile[]> {
   if (rows.length === 0) return [];
-  const q = layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint));
-  const counts = await em.execute<{ fp: string; examples: number; corrected_docs: number }[]>(q.sql, q.params);
+  const counts = await runRows(em, layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint)));
   const byFp = new Map(counts.map((c) => [c.fp, c]));
   return rows.map((r) => {
     const c = byFp.get(r.layout_fingerprint);
@@ -39,7 +31,7 @@ export async function profilesFromRows(em: EntityManager, orgId: string, rows: P
       exampleCount: c?.examples ?? 0,
       correctionRate: seen > 0 ? Math.min(1, (c?.corrected_docs ?? 0) / seen) : 0,
       lastSeenAt: new Date(r.last_seen_at),
-      stats: r.stats ?? {},
+      stats: (r.stats ?? {}) as Record<string, unknown>,
       createdAt: new Date(r.created_at),
       updatedAt: new Date(r.updated_at),
     });
@@ -49,7 +41,12 @@ export async function profilesFromRows(em: EntityManager, orgId: string, rows: P
 /** Profiles by fingerprint for one request (one statement for the rows, one for their counts). */
 export const profilesByFingerprint: LoaderFactory<DataLoader<string, LayoutProfile | null>> = (em, orgId) =>
   new DataLoader(async (fps) => {
-    const rows = await em.execute<ProfileRow[]>(`SELECT ${PROFILE_COLUMNS} FROM layout_profiles p WHERE p.org_id = ? AND p.layout_fingerprint = ANY(?::text[])`, [orgId, pgArray([...fps])]);
+    const query = sql
+      .selectFrom('layout_profiles as p')
+      .select(PROFILE_COLUMNS)
+      .where('p.org_id', '=', orgId)
+      .where('p.layout_fingerprint', '=', raw<string>`any(${[...fps]}::text[])`);
+    const rows = await runRows(em, query);
     const profiles = new Map((await profilesFromRows(em, orgId, rows)).map((p) => [p.layoutFingerprint, p]));
     return fps.map((fp) => profiles.get(fp) ?? null);
   });
@@ -66,6 +63,25 @@ function checkLayout(input: DocumentLayoutInput): void {
   numberIn('input.extractionConfidence', input.extractionConfidence, 0, 1);
 }
 
+/** The running average of `stats.<name>` over `n` documents when one more brings `x`: avg + (x - avg) / n. */
+const runningAvg = (name: string, x: unknown, n: RawBuilder<number>) => {
+  const avg = raw`coalesce((layout_profiles.stats->>${raw.lit(name)})::float8, 0)`;
+  return raw`${avg} + (${x}::float8 - ${avg}) / ${n}`;
+};
+
+/** A profile's stats with one more document, the confidence averaged over the documents that had one. */
+function nextStats(input: DocumentLayoutInput, conf: number | null) {
+  const seen = raw<number>`(layout_profiles.seen_count + 1)`;
+  const samples = raw<number>`coalesce((layout_profiles.stats->>'confidenceSamples')::int, 0)`;
+  return raw`jsonb_build_object(
+    'avgPageCount', ${runningAvg('avgPageCount', input.pageCount, seen)},
+    'avgTableCount', ${runningAvg('avgTableCount', input.tableCount, seen)},
+    'avgTextCoverageRatio', ${runningAvg('avgTextCoverageRatio', input.textCoverageRatio, seen)},
+    'confidenceSamples', ${samples} + CASE WHEN ${conf}::float8 IS NULL THEN 0 ELSE 1 END,
+    'avgExtractionConfidence', CASE WHEN ${conf}::float8 IS NULL THEN layout_profiles.stats->'avgExtractionConfidence' ELSE to_jsonb(
+      ${runningAvg('avgExtractionConfidence', conf, raw<number>`(${samples} + 1)`)}) END)`;
+}
+
 /**
  * Stores the document's fingerprint and counts it in its layout profile (upserted atomically:
  * concurrent first sightings make one profile). A document already recorded is not counted again.
@@ -75,41 +91,48 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
   const fingerprint = layoutFingerprint(input);
   const { idempotencyKey, ...rest } = input;
   return idempotent(em, { orgId, key: idempotencyKey, operation: 'recordDocumentLayout', input: rest }, async (tx) => {
-    const [doc] = await tx.execute<{ inserted: boolean }[]>(
-      `INSERT INTO documents (id, org_id, created_at, updated_at, document_id, layout_fingerprint, page_count, page_dimensions, table_count, text_coverage_ratio, extraction_confidence)
-       VALUES (gen_random_uuid(), ?, now(), now(), ?, ?, ?, ?::jsonb, ?, ?, ?)
-       ON CONFLICT (org_id, document_id) DO UPDATE SET updated_at = now(),
-         extraction_confidence = coalesce(EXCLUDED.extraction_confidence, documents.extraction_confidence)
-       RETURNING (xmax = 0) AS inserted`,
-      [orgId, input.documentId, fingerprint, input.pageCount, JSON.stringify(input.pageDimensions), input.tableCount, input.textCoverageRatio, input.extractionConfidence ?? null],
-    );
+    const document = sql
+      .insertInto('documents')
+      .values({
+        id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: raw<string>`now()`, updated_at: raw<string>`now()`,
+        document_id: input.documentId, layout_fingerprint: fingerprint, page_count: input.pageCount,
+        page_dimensions: raw<string>`${JSON.stringify(input.pageDimensions)}::jsonb`, table_count: input.tableCount,
+        text_coverage_ratio: input.textCoverageRatio, extraction_confidence: input.extractionConfidence ?? null,
+      })
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'document_id']).doUpdateSet({
+          updated_at: raw<string>`now()`,
+          extraction_confidence: raw<number | null>`coalesce(EXCLUDED.extraction_confidence, documents.extraction_confidence)`,
+        }),
+      )
+      .returning(raw<boolean>`(xmax = 0)`.as('inserted'));
+    const [doc] = await runRows(tx, document);
     const inc = doc.inserted ? 1 : 0;
     const conf = input.extractionConfidence ?? null;
     const first = { avgPageCount: input.pageCount, avgTableCount: input.tableCount, avgTextCoverageRatio: input.textCoverageRatio, avgExtractionConfidence: conf, confidenceSamples: conf === null ? 0 : 1 };
-    // running averages: avg + (x - avg) / n, with the confidence averaged over the documents that had one
-    const [p] = await tx.execute<{ is_new: boolean }[]>(
-      `INSERT INTO layout_profiles AS p (id, org_id, layout_fingerprint, seen_count, last_seen_at, stats, created_at, updated_at)
-       VALUES (gen_random_uuid(), ?, ?, 1, now(), ?::jsonb, now(), now())
-       ON CONFLICT (org_id, layout_fingerprint) DO UPDATE SET
-         seen_count = p.seen_count + ?::int, last_seen_at = now(), updated_at = now(),
-         stats = CASE WHEN ?::int = 0 THEN p.stats ELSE jsonb_build_object(
-           'avgPageCount', coalesce((p.stats->>'avgPageCount')::float8, 0) + (?::float8 - coalesce((p.stats->>'avgPageCount')::float8, 0)) / (p.seen_count + 1),
-           'avgTableCount', coalesce((p.stats->>'avgTableCount')::float8, 0) + (?::float8 - coalesce((p.stats->>'avgTableCount')::float8, 0)) / (p.seen_count + 1),
-           'avgTextCoverageRatio', coalesce((p.stats->>'avgTextCoverageRatio')::float8, 0) + (?::float8 - coalesce((p.stats->>'avgTextCoverageRatio')::float8, 0)) / (p.seen_count + 1),
-           'confidenceSamples', coalesce((p.stats->>'confidenceSamples')::int, 0) + CASE WHEN ?::float8 IS NULL THEN 0 ELSE 1 END,
-           'avgExtractionConfidence', CASE WHEN ?::float8 IS NULL THEN p.stats->'avgExtractionConfidence' ELSE to_jsonb(
-             coalesce((p.stats->>'avgExtractionConfidence')::float8, 0) + (?::float8 - coalesce((p.stats->>'avgExtractionConfidence')::float8, 0)) / (coalesce((p.stats->>'confidenceSamples')::int, 0) + 1)) END) END
-       RETURNING (xmax = 0) AS is_new`,
-      [orgId, fingerprint, JSON.stringify(first), inc, inc, input.pageCount, input.tableCount, input.textCoverageRatio, conf, conf, conf],
-    );
+    const profile = sql
+      .insertInto('layout_profiles')
+      .values({
+        id: raw<string>`gen_random_uuid()`, org_id: orgId, layout_fingerprint: fingerprint, seen_count: 1, last_seen_at: raw<string>`now()`,
+        stats: raw<string>`${JSON.stringify(first)}::jsonb`, created_at: raw<string>`now()`, updated_at: raw<string>`now()`,
+      })
+      .onConflict((oc) =>
+        oc.columns(['org_id', 'layout_fingerprint']).doUpdateSet({
+          seen_count: raw<number>`layout_profiles.seen_count + ${inc}::int`,
+          last_seen_at: raw<string>`now()`,
+          updated_at: raw<string>`now()`,
+          stats: raw<string>`CASE WHEN ${inc}::int = 0 THEN layout_profiles.stats ELSE ${nextStats(input, conf)} END`,
+        }),
+      )
+      .returning(raw<boolean>`(xmax = 0)`.as('is_new'));
+    const [p] = await runRows(tx, profile);
     return { fingerprint, isNew: p.is_new };
   });
 }
 
 /** Layout profiles, most recently seen first, by keyset (last_seen_at, id). */
 export async function listProfiles(em: EntityManager, orgId: string, first?: number | null, after?: string | null) {
-  return keysetPageText<ProfileRow, LayoutProfile>(em, {
-    columns: PROFILE_COLUMNS, table: 'layout_profiles', alias: 'p', sortColumn: 'last_seen_at', where: ['p.org_id = ?'], params: [orgId], first, after,
-    toNodes: (rows) => profilesFromRows(em, orgId, rows),
-  });
+  const query = sql.selectFrom('layout_profiles as p').select(PROFILE_COLUMNS).where('p.org_id', '=', orgId);
+  const toNodes = (rows: ProfileRow[]) => profilesFromRows(em, orgId, rows);
+  return keysetPage(em, query, { alias: 'p', sortColumn: 'last_seen_at', first, after, toNodes });
 }

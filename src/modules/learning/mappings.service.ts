@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { templateRows } from '../../db/typed-sql';
 import type { EventBus } from '../../core/event-bus';
 import { text } from '../../core/validate';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts/fact.rows';
@@ -17,8 +19,18 @@ function check(input: MappingInput): void {
   text('input.actorUserId', input.actorUserId, 200);
 }
 
+/**
+ * The fact columns are a list written as text (shared with the other reads of facts), so the
+ * statements of mappings are templates; their values are bound.
+ */
+const factColumns = () => raw.raw(`${FACT_COLUMNS}`);
+
+/** The mapping of a scope and key (alias `f`), scoped to the organization. */
+const mappingOf = (orgId: string, scope: string, key: string) =>
+  raw`f.org_id = ${orgId} AND f.bank_id = 'mappings' AND f.scope = ${scope} AND f.key = ${key}`;
+
 async function current(tx: EntityManager, orgId: string, scope: string, key: string): Promise<FactRow | undefined> {
-  const [row] = await tx.execute<FactRow[]>(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = 'mappings' AND f.scope = ? AND f.key = ? FOR UPDATE`, [orgId, scope, key]);
+  const [row] = await templateRows<FactRow>(tx, raw`SELECT ${factColumns()} FROM facts f WHERE ${mappingOf(orgId, scope, key)} FOR UPDATE`);
   return row;
 }
 
@@ -36,15 +48,17 @@ export async function confirmMapping(em: EntityManager, bus: EventBus, actor: Ac
   check(input);
   const { fact, written } = await em.transactional(async (tx) => {
     const before = await current(tx, actor.orgId, input.scope, input.key);
-    const [row] = await tx.execute<FactRow[]>(
-      `INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count, last_used_at, created_at, updated_at)
-       VALUES (gen_random_uuid(), ?, 'mappings', ?, 'mapping', ?, ?, ?, 'CONFIRMED', 1.0, 1, now(), now(), now())
+    const [row] = await templateRows<FactRow>(
+      tx,
+      raw`INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count,
+                                  last_used_at, created_at, updated_at)
+       VALUES (gen_random_uuid(), ${actor.orgId}, 'mappings', ${`${input.key} -> ${input.value}`}, 'mapping',
+               ${input.scope}, ${input.key}, ${input.value}, 'CONFIRMED', 1.0, 1, now(), now(), now())
        ON CONFLICT (org_id, scope, key) WHERE bank_id = 'mappings' DO UPDATE SET
          value = EXCLUDED.value, text = EXCLUDED.text, status = 'CONFIRMED', confidence = 1.0,
          support_count = CASE WHEN f.value = EXCLUDED.value THEN f.support_count + 1 ELSE 1 END,
          last_used_at = now(), updated_at = now()
-       RETURNING ${FACT_COLUMNS}`,
-      [actor.orgId, `${input.key} -> ${input.value}`, input.scope, input.key, input.value],
+       RETURNING ${factColumns()}`,
     );
     const written = await writeFeedback(tx, actor.orgId, {
       episodeId: null, episodeField: 'input', agentId: null, sessionId: null, executionId: null,
@@ -72,14 +86,16 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
     if (before && before.value !== input.value) {
       row = before;
     } else {
-      [row] = await tx.execute<FactRow[]>(
-        `INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count, created_at, updated_at)
-         VALUES (gen_random_uuid(), ?, 'mappings', ?, 'mapping', ?, ?, ?, 'REJECTED', 0, 0, now(), now())
+      [row] = await templateRows<FactRow>(
+        tx,
+        raw`INSERT INTO facts AS f (id, org_id, bank_id, text, kind, scope, key, value, status, confidence, support_count,
+                                    created_at, updated_at)
+         VALUES (gen_random_uuid(), ${actor.orgId}, 'mappings', ${`${input.key} -> ${input.value}`}, 'mapping',
+                 ${input.scope}, ${input.key}, ${input.value}, 'REJECTED', 0, 0, now(), now())
          ON CONFLICT (org_id, scope, key) WHERE bank_id = 'mappings' DO UPDATE SET
            status = 'REJECTED', confidence = f.confidence / 2, updated_at = now()
          WHERE f.value = EXCLUDED.value
-         RETURNING ${FACT_COLUMNS}`,
-        [actor.orgId, `${input.key} -> ${input.value}`, input.scope, input.key, input.value],
+         RETURNING ${factColumns()}`,
       );
       row ??= (await current(tx, actor.orgId, input.scope, input.key))!;
     }
@@ -104,6 +120,7 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
 export async function resolveMapping(em: EntityManager, orgId: string, scope: string, key: string): Promise<Fact | null> {
   text('scope', scope, 200, { required: true });
   text('key', key, 200, { required: true });
-  const [row] = await em.execute<FactRow[]>(`SELECT ${FACT_COLUMNS} FROM facts f WHERE f.org_id = ? AND f.bank_id = 'mappings' AND f.scope = ? AND f.key = ? AND f.status = 'CONFIRMED'`, [orgId, scope, key]);
+  const confirmed = raw<FactRow>`SELECT ${factColumns()} FROM facts f WHERE ${mappingOf(orgId, scope, key)} AND f.status = 'CONFIRMED'`;
+  const [row] = await templateRows(em, confirmed);
   return row ? factFromRow(row) : null;
 }

@@ -1,4 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { rows, sql } from '../../db/typed-sql';
 import { createOrganization } from './orgs.service';
 
 export interface FirstStart {
@@ -19,8 +21,8 @@ export async function ensureFirstOrganization(
 ): Promise<FirstStart | null> {
   if (!init.orgName && !init.embedded) return null;
   return em.transactional(async (tx) => {
-    await tx.execute("SELECT pg_advisory_xact_lock(hashtext('memory-loop:first-start'))");
-    const [{ n }] = await tx.execute<{ n: number }[]>('SELECT count(*)::int AS n FROM organizations');
+    await rows(tx, sql.selectNoFrom(raw<unknown>`pg_advisory_xact_lock(hashtext('memory-loop:first-start'))`.as('locked')));
+    const [{ n }] = await rows(tx, sql.selectFrom('organizations').select(raw<number>`count(*)::int`.as('n')));
     if (n > 0) return null;
     if (init.orgName && init.adminToken) {
       const { org } = await createOrganization(tx, init.orgName, init.adminToken);

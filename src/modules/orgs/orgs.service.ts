@@ -1,7 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, conflict, notFound } from '../../core/errors';
 import { isUuid, parseId } from '../../core/ids';
-import { pgArray } from '../../core/sql';
+import { type Selectable, sql as raw } from 'kysely';
+import type { ApiKeysTable } from '../../db/tables';
+import { rows as runRows, sql, templateRows } from '../../db/typed-sql';
 import { hashToken, newToken, tokenPrefix } from '../../core/tokens';
 import { ApiKey } from './api-key.entity';
 import { Organization } from './organization.entity';
@@ -35,23 +37,28 @@ function checkName(field: string, name: string): string {
  * was revoked, null for a token no key has. Only the holder of a token learns what became of it.
  */
 export async function authenticate(em: EntityManager, tokenHash: string): Promise<Viewer | 'revoked' | null> {
-  const rows = await em.execute<{ id: string; name: string; role: Role; org_id: string; org_name: string; revoked: boolean }[]>(
-    `SELECT k.id, k.name, k.role, k.org_id, o.name AS org_name, k.revoked_at IS NOT NULL AS revoked
-       FROM api_keys k JOIN organizations o ON o.id = k.org_id
-      WHERE k.token_hash = ?`,
-    [tokenHash],
+  const rows = await runRows(
+    em,
+    sql
+      .selectFrom('api_keys as k')
+      .innerJoin('organizations as o', 'o.id', 'k.org_id')
+      .select(['k.id', 'k.name', 'k.role', 'k.org_id', 'o.name as org_name', (eb) => eb('k.revoked_at', 'is not', null).as('revoked')])
+      // the lookup by token hash reads `token_hash = ?` in statement logs, which tell authentication from the request's own work
+      .where(raw`k.token_hash`, '=', tokenHash),
   );
   const r = rows[0];
   if (!r) return null;
-  return r.revoked ? 'revoked' : { apiKeyId: r.id, apiKeyName: r.name, orgId: r.org_id, orgName: r.org_name, role: r.role };
+  return r.revoked ? 'revoked' : { apiKeyId: r.id, apiKeyName: r.name, orgId: r.org_id, orgName: r.org_name, role: r.role as Role };
 }
 
 /** The ids among `keyIds` that are still valid (open WebSockets re-check with this). */
 export async function validKeyIds(em: EntityManager, keyIds: string[]): Promise<Set<string>> {
   if (keyIds.length === 0) return new Set();
-  const rows = await em.execute<{ id: string }[]>('SELECT id FROM api_keys WHERE id = ANY(?::uuid[]) AND revoked_at IS NULL', [
-    pgArray(keyIds),
-  ]);
+  // written as a template so that statement logs read `FROM api_keys WHERE id = ANY`, which tells these periodic re-checks apart
+  const rows = await templateRows(
+    em,
+    raw<Pick<Selectable<ApiKeysTable>, 'id'>>`SELECT id FROM api_keys WHERE id = ANY(${keyIds}::uuid[]) AND revoked_at IS NULL`,
+  );
   return new Set(rows.map((r) => r.id));
 }
 
@@ -77,8 +84,9 @@ export async function createOrganization(em: EntityManager, name: string, token?
   const checked = checkName('name', name);
   return em.transactional(async (tx) => {
     // concurrent creations of one name queue here; the check below then sees the first
-    await tx.execute('SELECT pg_advisory_xact_lock(hashtext(lower(?)))', [checked]);
-    const [taken] = await tx.execute<{ id: string }[]>('SELECT id FROM organizations WHERE lower(name) = lower(?) LIMIT 1', [checked]);
+    await runRows(tx, sql.selectNoFrom(raw<unknown>`pg_advisory_xact_lock(hashtext(lower(${checked})))`.as('locked')));
+    const named = sql.selectFrom('organizations').select('id').where(raw`lower(name)`, '=', raw`lower(${checked})`);
+    const [taken] = await runRows(tx, named.limit(1));
     if (taken) throw conflict(`an organization named "${checked}" exists already (${taken.id})`, 'name');
     const org = tx.create(Organization, { name: checked });
     tx.persist(org);
@@ -90,7 +98,8 @@ export async function createOrganization(em: EntityManager, name: string, token?
 /** The organization a person names by id or by name; a name that several share is refused with their ids. */
 export async function findOrganization(em: EntityManager, idOrName: string): Promise<Organization> {
   if (isUuid(idOrName)) return getOrganization(em, idOrName.toLowerCase());
-  const rows = await em.execute<{ id: string }[]>('SELECT id FROM organizations WHERE lower(name) = lower(?) ORDER BY created_at, id', [idOrName.trim()]);
+  const named = sql.selectFrom('organizations').select('id').where(raw`lower(name)`, '=', raw`lower(${idOrName.trim()})`);
+  const rows = await runRows(em, named.orderBy('created_at').orderBy('id'));
   if (rows.length === 0) throw notFound(`organization "${idOrName}"`, 'org');
   if (rows.length > 1) throw conflict(`${rows.length} organizations are named "${idOrName}": name one by id (${rows.map((r) => r.id).join(', ')})`, 'org');
   return getOrganization(em, rows[0].id);
@@ -98,10 +107,18 @@ export async function findOrganization(em: EntityManager, idOrName: string): Pro
 
 /** Every organization, oldest first, with its number of API keys that are not revoked. */
 export async function listOrganizations(em: EntityManager): Promise<{ id: string; name: string; createdAt: string; activeKeys: number }[]> {
-  const rows = await em.execute<{ id: string; name: string; created_at: string; active_keys: string }[]>(
-    `SELECT o.id, o.name, o.created_at, (SELECT count(*) FROM api_keys k WHERE k.org_id = o.id AND k.revoked_at IS NULL) AS active_keys
-       FROM organizations o ORDER BY o.created_at, o.id`,
-  );
+  const query = sql.selectFrom('organizations as o').select((eb) => [
+    'o.id',
+    'o.name',
+    'o.created_at',
+    eb
+      .selectFrom('api_keys as k')
+      .select(eb.fn.countAll<string | number>().as('n'))
+      .whereRef('k.org_id', '=', 'o.id')
+      .where('k.revoked_at', 'is', null)
+      .as('active_keys'),
+  ]);
+  const rows = await runRows(em, query.orderBy('o.created_at').orderBy('o.id'));
   return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), activeKeys: Number(r.active_keys) }));
 }
 

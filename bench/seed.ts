@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { addEventCounts } from '../src/modules/shared/learning-event-counts';
+import { addEventCounts } from '../src/modules/shared';
 import { reportingRows } from './progress';
 
 /** Row volumes of one seeding run; `scale` multiplies the per-org volumes of the default. */

@@ -1,10 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
-import { Episode } from '../episodes/episode.type';
-import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared/sub-list';
-import { type CanvasAction, CanvasActionEnum, canvasType } from '../shared/canvas-vocabulary';
-import { selectsAny } from '../shared/selection';
+import { Episode } from '../episodes';
+import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
+import { type CanvasAction, CanvasActionEnum, canvasType } from '../shared';
+import { selectsAny } from '../shared';
 import { canvasByEpisode } from './canvas.loaders';
 import { CanvasAudit } from './canvas.type';
 

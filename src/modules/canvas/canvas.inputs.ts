@@ -1,6 +1,6 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, ID, InputType } from 'type-graphql';
-import { type CanvasAction, CanvasActionEnum } from '../shared/canvas-vocabulary';
+import { type CanvasAction, CanvasActionEnum } from '../shared';
 
 @InputType({ description: 'One action on a canvas.' })
 export class CanvasActionInput {

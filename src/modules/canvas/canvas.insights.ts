@@ -4,11 +4,11 @@ import { badInput } from '../../core/errors';
 import { since } from '../../core/time-range';
 import { limit as checkLimit, text } from '../../core/validate';
 import { rows, type Row, sql } from '../../db/typed-sql';
-import { EPISODE_COLUMNS, episodeFromRow } from '../episodes/episode.rows';
-import type { Episode } from '../episodes/episode.type';
-import { type CanvasAction, canvasType } from '../shared/canvas-vocabulary';
+import { EPISODE_COLUMNS, episodeFromRow } from '../episodes';
+import type { Episode } from '../episodes';
+import { type CanvasAction, canvasType } from '../shared';
 import { CanvasInsights, CanvasTypeStats } from './canvas.type';
-import { aggregateFeedbackScoreOf } from '../shared/episode-feedback-counters';
+import { aggregateFeedbackScoreOf } from '../shared';
 
 /** Episodes of an agent with at least one matching canvas action in the range, newest first. */
 export async function episodesByCanvasType(

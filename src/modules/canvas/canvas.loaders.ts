@@ -2,8 +2,8 @@ import DataLoader from 'dataloader';
 import { sql as raw } from 'kysely';
 import { rows, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { groupByEpisode, rankInEpisode } from '../shared/sub-list';
-import type { CanvasAction } from '../shared/canvas-vocabulary';
+import { groupByEpisode, rankInEpisode } from '../shared';
+import type { CanvasAction } from '../shared';
 import { canvasFromRow, canvasSelection } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
 

@@ -2,9 +2,9 @@ import { Arg, Authorized, Ctx, Float, Int, Mutation, Query, Resolver } from 'typ
 import { notFound } from '../../core/errors';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
-import { Episode } from '../episodes/episode.type';
-import { CAN } from '../orgs/role';
-import { type CanvasAction, CanvasActionEnum } from '../shared/canvas-vocabulary';
+import { Episode } from '../episodes';
+import { CAN } from '../orgs';
+import { type CanvasAction, CanvasActionEnum } from '../shared';
 import { CanvasActionInput, CanvasAuditFilter } from './canvas.inputs';
 import { canvasInsights, episodesByCanvasType } from './canvas.insights';
 import { getCanvasAudit, listCanvasAudits, recordCanvasAction } from './canvas.service';

@@ -1,8 +1,8 @@
 import type { Selectable } from 'kysely';
 import type { CanvasAuditsTable } from '../../db/tables';
-import { briefColumn } from '../feedback/brief-column';
+import { briefColumn } from '../feedback';
 import { sql, type Unqualified } from '../../db/typed-sql';
-import type { CanvasAction } from '../shared/canvas-vocabulary';
+import type { CanvasAction } from '../shared';
 import { CanvasAudit } from './canvas.type';
 
 /** The columns of `canvas_audits` every read returns (alias `c`); as text they read `c.id,c.agent_id,...`. */

@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { PageInfo } from '../shared/page-info.type';
-import { type CanvasAction, CanvasActionEnum } from '../shared/canvas-vocabulary';
+import { PageInfo } from '../shared';
+import { type CanvasAction, CanvasActionEnum } from '../shared';
 import { chargedByConnection } from '../../core/limits';
 
 @ObjectType({ simpleResolvers: true, description: 'One action on a UI canvas.' })

@@ -1,6 +1,8 @@
-import { CanvasAudit } from './canvas-audit.entity';
+import { CanvasAudit as CanvasAuditEntity } from './canvas-audit.entity';
 import { CanvasEpisodeResolver } from './canvas.episode.resolver';
 import { CanvasResolver } from './canvas.resolver';
 
-export const canvasEntities = [CanvasAudit];
+export const canvasEntities = [CanvasAuditEntity];
 export const canvasResolvers: Function[] = [CanvasResolver, CanvasEpisodeResolver];
+
+export { CANVAS_BRIEF_COLUMNS } from './canvas.rows';

@@ -1,7 +1,7 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
-import { Fact } from '../facts/fact.type';
-import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared/sub-list';
+import { Fact } from '../facts';
+import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import { EpisodeOutput, Segment } from './episode-parts.type';
 import { Episode } from './episode.type';
 import { factsByEpisode, outputsByEpisode, segmentsByEpisode } from './episodes.loaders';

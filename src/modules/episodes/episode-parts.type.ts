@@ -1,6 +1,6 @@
 import { GraphQLJSON } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { PageInfo } from '../shared/page-info.type';
+import { PageInfo } from '../shared';
 import { Episode } from './episode.type';
 import { chargedByConnection } from '../../core/limits';
 

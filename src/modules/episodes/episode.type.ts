@@ -3,7 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { listOf } from '../../core/limits';
 import type { Episode as EpisodeEntity } from './episode.entity';
 import { MAX_EXECUTION_IDS } from './episodes.validate';
-import { aggregateFeedbackScore } from '../shared/episode-feedback-counters';
+import { aggregateFeedbackScore } from '../shared';
 
 /**
  * One unit of agent experience. Context lists (`segments`, `outputs`, `facts`, `canvasContext`,

@@ -1,7 +1,7 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, InputType, Int } from 'type-graphql';
 import { MaxLength } from '../../core/input-limits';
-import { CanvasActionEnum, type CanvasAction } from '../shared/canvas-vocabulary';
+import { CanvasActionEnum, type CanvasAction } from '../shared';
 
 @InputType({ description: 'One turn of an episode.' })
 export class SegmentInput {

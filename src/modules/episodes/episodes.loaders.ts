@@ -3,9 +3,9 @@ import { sql as raw, type Selectable } from 'kysely';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import type { EpisodeFactsTable } from '../../db/tables';
 import { rows, sql, templateRows } from '../../db/typed-sql';
-import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts/fact.rows';
-import type { Fact } from '../facts/fact.type';
-import { groupByEpisode, rankInEpisode } from '../shared/sub-list';
+import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
+import type { Fact } from '../facts';
+import { groupByEpisode, rankInEpisode } from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 
 type Limit = { limit: number };

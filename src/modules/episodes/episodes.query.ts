@@ -1,14 +1,14 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, parseId } from '../../core/ids';
 import { firstRow, sql } from '../../db/typed-sql';
-import { keysetPage } from '../shared/keyset-page';
+import { keysetPage } from '../shared';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
-import { canvasType } from '../shared/canvas-vocabulary';
+import { canvasType } from '../shared';
 import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from './episode.rows';
 import type { Episode } from './episode.type';
 import type { EpisodeFilter } from './episodes.inputs';
-import { aggregateFeedbackScoreOf } from '../shared/episode-feedback-counters';
+import { aggregateFeedbackScoreOf } from '../shared';
 import { sql as raw } from 'kysely';
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {

@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-g
 import { notFound } from '../../core/errors';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
-import { CAN } from '../orgs/role';
+import { CAN } from '../orgs';
 import { EpisodeConnection } from './episode-parts.type';
 import { Episode } from './episode.type';
 import { EpisodeFilter, RecordEpisodeInput, SegmentInput } from './episodes.inputs';

@@ -8,7 +8,7 @@ import { episodeDimension } from './episode-dimension';
 import type { RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 import { checkRecordEpisode, checkSegments } from './episodes.validate';
 import { insertOutputs, insertSegments } from './episode-parts.write';
-import { feedbackCounterMoves } from '../shared/episode-feedback-counters';
+import { feedbackCounterMoves } from '../shared';
 
 /** Locks the episode row (so concurrent writers serialise on it) or throws NOT_FOUND. */
 export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: string, field: string) {

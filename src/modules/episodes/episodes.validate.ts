@@ -2,7 +2,7 @@ import { badInput } from '../../core/errors';
 import { parseId } from '../../core/ids';
 import { occurredAt } from '../../core/time-range';
 import { jsonBytes, jsonObject, numberIn, text } from '../../core/validate';
-import { factEmbedding } from '../facts/embedding-dimension';
+import { factEmbedding } from '../facts';
 import type { OutputInput, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 
 export const SEGMENT_ROLES = ['user', 'assistant', 'system', 'tool', 'event'];

@@ -1,10 +1,15 @@
 import { EpisodeDecayResolver } from './decay.resolver';
 import { EpisodeContextResolver } from './episode-context.resolver';
-import { EpisodeFact } from './episode-fact.entity';
-import { Episode } from './episode.entity';
+import { EpisodeFact as EpisodeFactEntity } from './episode-fact.entity';
+import { Episode as EpisodeEntity } from './episode.entity';
 import { EpisodesResolver } from './episodes.resolver';
-import { EpisodeOutput } from './output.entity';
-import { Segment } from './segment.entity';
+import { EpisodeOutput as EpisodeOutputEntity } from './output.entity';
+import { Segment as SegmentEntity } from './segment.entity';
 
-export const episodeEntities = [Episode, Segment, EpisodeOutput, EpisodeFact];
+export const episodeEntities = [EpisodeEntity, SegmentEntity, EpisodeOutputEntity, EpisodeFactEntity];
 export const episodeResolvers = [EpisodesResolver, EpisodeContextResolver, EpisodeDecayResolver];
+
+export { EPISODE_COLUMNS, type EpisodeRow, episodeFromRow } from './episode.rows';
+export { Episode } from './episode.type';
+export { getEpisode } from './episodes.query';
+export { lockEpisode } from './episodes.service';

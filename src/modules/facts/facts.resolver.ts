@@ -2,7 +2,7 @@ import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-g
 import { parseId } from '../../core/ids';
 import { listCost, listPerInput } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
-import { CAN } from '../orgs/role';
+import { CAN } from '../orgs';
 import { loadFactsInOrder } from './fact.rows';
 import { Fact } from './fact.type';
 import { FactFilter, FactInput } from './facts.inputs';

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type Selectable } from 'kysely';
 import type { FactsTable } from '../../db/tables';
-import { keysetPage } from '../shared/keyset-page';
+import { keysetPage } from '../shared';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
 import { firstRow, type Row, rows as runRows, sql } from '../../db/typed-sql';

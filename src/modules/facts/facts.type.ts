@@ -1,5 +1,5 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { PageInfo } from '../shared/page-info.type';
+import { PageInfo } from '../shared';
 import { Fact } from './fact.type';
 import { chargedByConnection } from '../../core/limits';
 

@@ -1,7 +1,7 @@
 import { Arg, Authorized, Ctx, Mutation, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { listPerInput } from '../../core/limits';
-import { CAN } from '../orgs/role';
+import { CAN } from '../orgs';
 import { loadFactsInOrder } from './fact.rows';
 import { Fact } from './fact.type';
 import { SignalInput } from './facts.inputs';

@@ -1,10 +1,10 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import { Arg, Ctx, FieldResolver, ID, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
-import { Episode } from '../episodes/episode.type';
-import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared/sub-list';
+import { Episode } from '../episodes';
+import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import type { FeedbackType } from './feedback-score';
-import { selectsAny } from '../shared/selection';
+import { selectsAny } from '../shared';
 import { feedbackByEpisode } from './feedback.loaders';
 import { FEEDBACK_DETAIL_FIELDS } from './feedback.rows';
 import { Feedback, FeedbackTypeEnum } from './feedback.type';

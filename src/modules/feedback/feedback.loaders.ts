@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { sql as raw } from 'kysely';
 import { rows, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { groupByEpisode, rankInEpisode } from '../shared/sub-list';
+import { groupByEpisode, rankInEpisode } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { feedbackFromRow, feedbackSelection } from './feedback.rows';
 import type { Feedback } from './feedback.type';

@@ -1,17 +1,17 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { isUuid, parseId } from '../../core/ids';
-import { keysetPage } from '../shared/keyset-page';
+import { keysetPage } from '../shared';
 import { since } from '../../core/time-range';
 import { limit as checkLimit, numberIn, text } from '../../core/validate';
 import { firstRow, rows, sql } from '../../db/typed-sql';
-import { EPISODE_COLUMNS, episodeFromRow } from '../episodes/episode.rows';
-import type { Episode } from '../episodes/episode.type';
-import { checkFingerprint } from '../shared/layout-fingerprint';
+import { EPISODE_COLUMNS, episodeFromRow } from '../episodes';
+import type { Episode } from '../episodes';
+import { checkFingerprint } from '../shared';
 import type { FeedbackFilter } from './feedback.inputs';
 import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';
-import { aggregateFeedbackScoreOf } from '../shared/episode-feedback-counters';
+import { aggregateFeedbackScoreOf } from '../shared';
 
 export async function getFeedback(em: EntityManager, orgId: string, id: string): Promise<Feedback | null> {
   if (!isUuid(id)) return null;

@@ -2,10 +2,10 @@ import { Arg, Authorized, Ctx, Float, Int, Mutation, Query, Resolver } from 'typ
 import { notFound } from '../../core/errors';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
-import { getEpisode } from '../episodes/episodes.query';
-import { episodeFromRow } from '../episodes/episode.rows';
-import { Episode } from '../episodes/episode.type';
-import { CAN } from '../orgs/role';
+import { getEpisode } from '../episodes';
+import { episodeFromRow } from '../episodes';
+import { Episode } from '../episodes';
+import { CAN } from '../orgs';
 import { CorrectionInput, FeedbackFilter, JudgeEpisodeInput, SubmitFeedbackInput } from './feedback.inputs';
 import { feedbackEpisodes, getFeedback, listFeedback } from './feedback.query';
 import { feedbackFromRow } from './feedback.rows';

@@ -6,7 +6,7 @@ import { parseId } from '../../core/ids';
 import { occurredAt } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
 import { firstRow, sql } from '../../db/typed-sql';
-import { checkFingerprint } from '../shared/layout-fingerprint';
+import { checkFingerprint } from '../shared';
 import { reduceCorrection } from './correction-reduce';
 import { FEEDBACK_TYPES, feedbackScore } from './feedback-score';
 import type { CorrectionInput, SubmitFeedbackInput } from './feedback.inputs';

@@ -3,8 +3,8 @@ import { Arg, Ctx, Extensions, ID, Resolver, Root, Subscription } from 'type-gra
 import type { BusEvents } from '../../core/event-bus';
 import { SHARED_STREAM } from '../../core/shared-stream';
 import type { Context } from '../../graphql/context.type';
-import type { Episode } from '../episodes/episode.type';
-import { getEpisode } from '../episodes/episodes.query';
+import type { Episode } from '../episodes';
+import { getEpisode } from '../episodes';
 import type { FeedbackType } from './feedback-score';
 import { getFeedback } from './feedback.query';
 import { type Feedback, FeedbackEvent, FeedbackTypeEnum } from './feedback.type';

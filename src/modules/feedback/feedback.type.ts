@@ -1,7 +1,7 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { Episode } from '../episodes/episode.type';
-import { PageInfo } from '../shared/page-info.type';
+import { Episode } from '../episodes';
+import { PageInfo } from '../shared';
 import { FEEDBACK_TYPES, type FeedbackType } from './feedback-score';
 import { chargedByConnection } from '../../core/limits';
 

@@ -2,14 +2,14 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { type InsertObject, type RawBuilder, sql as raw } from 'kysely';
 import type { EventBus } from '../../core/event-bus';
 import { notFound } from '../../core/errors';
-import type { EpisodeRow } from '../episodes/episode.rows';
-import { EPISODE_COLUMNS } from '../episodes/episode.rows';
-import { addEventCounts, LEARNING_EVENT_TYPES } from '../shared/learning-event-counts';
+import type { EpisodeRow } from '../episodes';
+import { EPISODE_COLUMNS } from '../episodes';
+import { addEventCounts, LEARNING_EVENT_TYPES } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import type { Tables } from '../../db/tables';
 import { firstRow, rows, sql } from '../../db/typed-sql';
 import { FEEDBACK_COLUMN_NAMES, type FeedbackRow } from './feedback.rows';
-import { feedbackCounterMoves } from '../shared/episode-feedback-counters';
+import { feedbackCounterMoves } from '../shared';
 
 export interface FeedbackWrite {
   episodeId: string | null;

@@ -1,8 +1,15 @@
 import { FeedbackEpisodeResolver } from './feedback.episode.resolver';
-import { Feedback } from './feedback.entity';
+import { Feedback as FeedbackEntity } from './feedback.entity';
 import { FeedbackResolver } from './feedback.resolver';
 import { FeedbackSubscriptionResolver } from './feedback.subscription';
 import { RecallEpisodesResolver } from './recall-episodes.resolver';
 
-export const feedbackEntities: Function[] = [Feedback];
+export const feedbackEntities: Function[] = [FeedbackEntity];
 export const feedbackResolvers: Function[] = [FeedbackResolver, FeedbackEpisodeResolver, FeedbackSubscriptionResolver, RecallEpisodesResolver];
+
+export { briefColumn } from './brief-column';
+export { feedbackScore } from './feedback-score';
+export { FEEDBACK_BRIEF_COLUMNS, FEEDBACK_COLUMNS, type FeedbackRow, feedbackFromRow } from './feedback.rows';
+export { Feedback } from './feedback.type';
+export { publishFeedback, writeFeedback } from './feedback.write';
+export { episodeRankingStatement } from './recall-episodes.sql';

@@ -5,7 +5,7 @@ import { badInput, notFound } from '../../core/errors';
 import { parseId } from '../../core/ids';
 import { numberIn, text } from '../../core/validate';
 import { rows, sql } from '../../db/typed-sql';
-import { lockEpisode } from '../episodes/episodes.service';
+import { lockEpisode } from '../episodes';
 import type { Actor } from './feedback.service';
 import type { JudgeEpisodeInput } from './feedback.inputs';
 import { publishFeedback, writeFeedback } from './feedback.write';

@@ -3,8 +3,8 @@ import { badInput } from '../../core/errors';
 import { since } from '../../core/time-range';
 import { limit as checkLimit, text } from '../../core/validate';
 import { rows } from '../../db/typed-sql';
-import { episodeFromRow, type EpisodeRow } from '../episodes/episode.rows';
-import { factEmbedding } from '../facts/embedding-dimension';
+import { episodeFromRow, type EpisodeRow } from '../episodes';
+import { factEmbedding } from '../facts';
 import { episodeRanking } from './recall-episodes.sql';
 import { RecalledEpisode } from './recall-episodes.type';
 

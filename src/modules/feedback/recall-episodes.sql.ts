@@ -1,7 +1,7 @@
 import { type RawBuilder, sql as raw } from 'kysely';
 import { sql, toDriverText } from '../../db/typed-sql';
-import { EPISODE_COLUMNS } from '../episodes/episode.rows';
-import { INLINE_DIMENSIONS, sumOfSquares } from '../facts/usefulness.sql';
+import { EPISODE_COLUMNS } from '../episodes';
+import { INLINE_DIMENSIONS, sumOfSquares } from '../facts';
 import { CANVAS_BOOST, NEGATIVE_FEEDBACK_BOOST, POSITIVE_FEEDBACK_BOOST, RECENCY_WEIGHT, RELEVANCE_WEIGHT } from './recall-episodes.score';
 
 export interface EpisodeRankingArgs {

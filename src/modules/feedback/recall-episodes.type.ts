@@ -1,5 +1,5 @@
 import { Field, Float, ObjectType } from 'type-graphql';
-import { Episode } from '../episodes/episode.type';
+import { Episode } from '../episodes';
 
 @ObjectType({ simpleResolvers: true, description: 'An episode recalled for a query, with the parts of its score.' })
 export class RecalledEpisode {

@@ -1,9 +1,9 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { rows, templateRows } from '../../db/typed-sql';
-import { checkFingerprint } from '../shared/layout-fingerprint';
+import { checkFingerprint } from '../shared';
 import { badInput } from '../../core/errors';
-import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from '../feedback/feedback.rows';
+import { FEEDBACK_COLUMNS, feedbackFromRow, type FeedbackRow } from '../feedback';
 import { ANALYTICS_MAX, profilesStatement, seriesStatement } from './analytics.sql';
 import { profilesFromRows } from './layout.service';
 import { LearningAnalytics } from './learning.type';

@@ -1,7 +1,7 @@
 import { type AliasedSelectQueryBuilder, type Expression, type Selectable, sql as raw } from 'kysely';
 import type { LayoutProfilesTable } from '../../db/tables';
 import { sql, type Unqualified } from '../../db/typed-sql';
-import { eventRows, LEARNING_EVENT_TYPES } from '../shared/learning-event-counts';
+import { eventRows, LEARNING_EVENT_TYPES } from '../shared';
 
 /** How much one analytics answer can hold: days of its range, corrected fields, layouts, corrections of a fingerprint. */
 export const ANALYTICS_MAX = { days: 366, fields: 10, layouts: 1000, corrections: 100 } as const;

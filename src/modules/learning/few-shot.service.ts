@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { rows as runRows, sql } from '../../db/typed-sql';
 import { limit as checkLimit } from '../../core/validate';
-import { checkFingerprint } from '../shared/layout-fingerprint';
+import { checkFingerprint } from '../shared';
 import { FewShotExample, FewShotExamples } from './learning.type';
 import { pyDumps } from './python-json';
 

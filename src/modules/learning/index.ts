@@ -1,7 +1,10 @@
-import { Document } from './document.entity';
-import { LayoutProfile } from './layout-profile.entity';
-import { LearningEventCount } from './learning-event-count.entity';
+import { Document as DocumentEntity } from './document.entity';
+import { LayoutProfile as LayoutProfileEntity } from './layout-profile.entity';
+import { LearningEventCount as LearningEventCountEntity } from './learning-event-count.entity';
 import { LearningResolver } from './learning.resolver';
 
-export const learningEntities: Function[] = [Document, LayoutProfile, LearningEventCount];
+export const learningEntities: Function[] = [DocumentEntity, LayoutProfileEntity, LearningEventCountEntity];
 export const learningResolvers: Function[] = [LearningResolver];
+
+export { layoutCountsStatement, profilesStatement, seriesStatement } from './analytics.sql';
+export { pyDumps } from './python-json';

@@ -1,9 +1,9 @@
-import { checkFingerprint } from '../shared/layout-fingerprint';
+import { checkFingerprint } from '../shared';
 import { Arg, Authorized, Ctx, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
-import { Fact } from '../facts/fact.type';
-import { CAN } from '../orgs/role';
+import { Fact } from '../facts';
+import { CAN } from '../orgs';
 import { learningAnalytics } from './analytics.service';
 import { fewShotExamples } from './few-shot.service';
 import { listProfiles, profilesByFingerprint, recordDocumentLayout } from './layout.service';

@@ -1,7 +1,7 @@
 import { GraphQLJSON, GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
-import { Feedback } from '../feedback/feedback.type';
-import { PageInfo } from '../shared/page-info.type';
+import { Feedback } from '../feedback';
+import { PageInfo } from '../shared';
 import { chargedByConnection, listOf } from '../../core/limits';
 import { ANALYTICS_MAX } from './analytics.sql';
 

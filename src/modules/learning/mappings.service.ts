@@ -3,9 +3,9 @@ import { sql as raw } from 'kysely';
 import { templateRows } from '../../db/typed-sql';
 import type { EventBus } from '../../core/event-bus';
 import { text } from '../../core/validate';
-import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts/fact.rows';
-import type { Fact } from '../facts/fact.type';
-import { publishFeedback, writeFeedback } from '../feedback/feedback.write';
+import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
+import type { Fact } from '../facts';
+import { publishFeedback, writeFeedback } from '../feedback';
 import type { MappingInput } from './learning.inputs';
 
 export const MAPPINGS_BANK = 'mappings';

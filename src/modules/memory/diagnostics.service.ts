@@ -4,8 +4,8 @@ import { parseId } from '../../core/ids';
 import { type NotNull, sql as raw } from 'kysely';
 import { firstRow, rows as runRows, sql } from '../../db/typed-sql';
 import { limit as checkLimit, numberIn, text } from '../../core/validate';
-import { EPISODE_COLUMNS, episodeFromRow } from '../episodes/episode.rows';
-import type { Episode } from '../episodes/episode.type';
+import { EPISODE_COLUMNS, episodeFromRow } from '../episodes';
+import type { Episode } from '../episodes';
 import { MemorySummary, TopicPerformance, TopicTrendPoint } from './lifecycle.type';
 
 /** The share of accepted episodes among those with a verdict (alias `e`), null when none has one. */

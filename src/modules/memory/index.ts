@@ -6,3 +6,7 @@ export const memoryResolvers: Function[] = [MemoryResolver, LifecycleResolver];
 
 export { CandidateCache } from './candidates.cache';
 export { forgetEpisodes, purgeExpiredFeedback } from './lifecycle.service';
+
+export { candidateBindings, candidatesColumn } from './candidates.read';
+export type { CandidateRow } from './candidates';
+export { selectMemories } from './policies';

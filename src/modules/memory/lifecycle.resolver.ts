@@ -1,8 +1,8 @@
 import { Arg, Authorized, Ctx, Float, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
-import { Episode } from '../episodes/episode.type';
-import { CAN } from '../orgs/role';
+import { Episode } from '../episodes';
+import { CAN } from '../orgs';
 import { memorySummary, similarEpisodes, topicPerformance, topicTrend } from './diagnostics.service';
 import { forgetEpisodes, purgeExpiredFeedback } from './lifecycle.service';
 import { ForgetInput, ForgetResult, MemorySummary, PurgeResult, TopicPerformance, TopicTrendPoint } from './lifecycle.type';

@@ -1,8 +1,8 @@
 import { type RawBuilder, sql as raw } from 'kysely';
 import { timeSortKeyOf } from '../../core/keyset';
 import { sql } from '../../db/typed-sql';
-import { feedbackCounterMoves } from '../shared/episode-feedback-counters';
-import { addEventCounts } from '../shared/learning-event-counts';
+import { feedbackCounterMoves } from '../shared';
+import { addEventCounts } from '../shared';
 
 /** Episodes a forgetting batch looks at, in (created_at, id) order. */
 export const BATCH = 1000;

@@ -1,8 +1,8 @@
-import { ApiKey } from './api-key.entity';
-import { Organization } from './organization.entity';
+import { ApiKey as ApiKeyEntity } from './api-key.entity';
+import { Organization as OrganizationEntity } from './organization.entity';
 import { OrgsResolver } from './orgs.resolver';
 
-export const orgEntities: Function[] = [Organization, ApiKey];
+export const orgEntities: Function[] = [OrganizationEntity, ApiKeyEntity];
 export const orgResolvers = [OrgsResolver] as const;
 
 export { ensureFirstOrganization, type FirstStart } from './bootstrap';

@@ -22,8 +22,8 @@ export const CANVAS_BRIEF_COLUMNS = ((s: string) => s.slice('select '.length, s.
   sql.selectFrom('canvas_audits as c').select(CANVAS_BRIEF_SELECTION).compile().sql,
 );
 
-/** The full selection (with `metadata`) or the brief one, as one type: metadata is JSON or NULL. */
 type CanvasSelection = (typeof CANVAS_COLUMNS)[number] | (typeof CANVAS_BRIEF_SELECTION)[number];
+/** The full selection (with `metadata`) or the brief one, as one type: metadata is JSON or NULL. */
 export const canvasSelection = (metadata: boolean): readonly CanvasSelection[] => (metadata ? CANVAS_COLUMNS : CANVAS_BRIEF_SELECTION);
 
 export type CanvasRow = Pick<Selectable<CanvasAuditsTable>, Unqualified<(typeof CANVAS_COLUMNS)[number]>>;

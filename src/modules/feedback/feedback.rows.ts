@@ -34,8 +34,8 @@ export const FEEDBACK_BRIEF_COLUMNS = ((s: string) => s.slice('select '.length, 
   sql.selectFrom('feedback as fb').select(FEEDBACK_BRIEF_SELECTION).compile().sql,
 );
 
-/** The full selection (`detail`) or the brief one, as one type: a large column is its own type or NULL. */
 type FeedbackSelection = (typeof FEEDBACK_COLUMNS)[number] | (typeof FEEDBACK_BRIEF_SELECTION)[number];
+/** The full selection (`detail`) or the brief one, as one type: a large column is its own type or NULL. */
 export const feedbackSelection = (detail: boolean): readonly FeedbackSelection[] => (detail ? FEEDBACK_COLUMNS : FEEDBACK_BRIEF_SELECTION);
 
 export type FeedbackRow = Pick<Selectable<FeedbackTable>, Names[number]>;

@@ -1,9 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql as raw } from 'kysely';
+import { type Selectable, sql as raw } from 'kysely';
 import type { EventBus } from '../../core/event-bus';
 import { badInput, notFound } from '../../core/errors';
 import { parseId } from '../../core/ids';
 import { numberIn, text } from '../../core/validate';
+import type { EpisodeOutputsTable } from '../../db/tables';
 import { rows, sql } from '../../db/typed-sql';
 import { lockEpisode } from '../episodes';
 import type { Actor } from './feedback.service';
@@ -17,16 +18,20 @@ const outputsOf = (orgId: string, episodeId: string, listed: string) =>
     .select('id')
     .where('org_id', '=', orgId)
     .where('episode_id', '=', episodeId)
-    .where('id', 'in', (eb) => eb.selectFrom(raw`jsonb_array_elements(${listed}::jsonb)`.as('x')).select(raw<string>`(x->>'id')::uuid`.as('id')));
+    .where('id', 'in', (eb) =>
+      eb.selectFrom(raw`jsonb_array_elements(${listed}::jsonb)`.as('x')).select(raw<string>`(x->>'id')::uuid`.as('id')),
+    );
+
+type Output = Selectable<EpisodeOutputsTable>;
+/** One listed update: the output's id and the values to set (null keeps the stored one). */
+type OutputUpdate = Pick<Output, 'id' | 'quality_score'> & { regeneration_round: Output['regeneration_round'] | null };
 
 /** Sets the listed quality scores and regeneration rounds of the episode's outputs (a field left null keeps its value). */
 const updateOutputs = (orgId: string, episodeId: string, listed: string) =>
   sql
     .updateTable('episode_outputs as o')
     .from(
-      raw<{ id: string; quality_score: number | null; regeneration_round: number | null }>`jsonb_to_recordset(${listed}::jsonb)`.as<'x'>(
-        raw`x(id uuid, quality_score float8, regeneration_round int)`,
-      ),
+      raw<OutputUpdate>`jsonb_to_recordset(${listed}::jsonb)`.as<'x'>(raw`x(id uuid, quality_score float8, regeneration_round int)`),
     )
     .set((eb) => ({
       quality_score: eb.fn.coalesce('x.quality_score', 'o.quality_score'),

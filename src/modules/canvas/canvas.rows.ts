@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { CanvasAuditsTable } from '../../db/tables';
-import { briefColumn } from '../feedback';
+import { briefColumn } from '../../db/brief-column';
 import { sql, type Unqualified } from '../../db/typed-sql';
 import type { CanvasAction } from '../shared';
 import { CanvasAudit } from './canvas.type';

@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { FeedbackTable } from '../../db/tables';
-import { briefColumn } from './brief-column';
+import { briefColumn } from '../../db/brief-column';
 import { sql } from '../../db/typed-sql';
 import type { FeedbackType } from './feedback-score';
 import { Feedback } from './feedback.type';

@@ -7,7 +7,6 @@ import { RecallEpisodesResolver } from './recall-episodes.resolver';
 export const feedbackEntities: Function[] = [FeedbackEntity];
 export const feedbackResolvers: Function[] = [FeedbackResolver, FeedbackEpisodeResolver, FeedbackSubscriptionResolver, RecallEpisodesResolver];
 
-export { briefColumn } from './brief-column';
 export { feedbackScore } from './feedback-score';
 export { FEEDBACK_BRIEF_COLUMNS, FEEDBACK_COLUMNS, type FeedbackRow, feedbackFromRow } from './feedback.rows';
 export { Feedback } from './feedback.type';

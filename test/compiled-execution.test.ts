@@ -153,6 +153,24 @@ describe('queries through compiled plans', () => {
     expect((r.data as { episode: { segments: { content: string }[] } }).episode.segments[0].content).toHaveLength(BIG);
   });
 
+  it('count values read straight off objects against the response budget, as graphql-js does', async () => {
+    // each alias carries the 40 KB segment: one fits the 64 KB budget, two do not, however the
+    // values are reached (through a fragment, a list, an object without resolvers)
+    const query = `query Two($id: ID!) { episode(id: $id) { a: segments { content } ...B } } fragment B on Episode { b: segments { seq content } }`;
+    const before = await executions(compiled);
+    const over = await same(query, { id: episodeId });
+    expect(over.data ?? null).toBeNull();
+    expect(over.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+    const fits = await same(`query One($id: ID!) { episode(id: $id) { ...B } } fragment B on Episode { b: segments { seq content } }`, { id: episodeId });
+    expect(fits.errors).toBeUndefined();
+    const page = await same(`{ episodes(first: 12) { ...P } again: episodes(first: 12) { ...P } } fragment P on EpisodeConnection { edges { node { title segments { content } } } pageInfo { endCursor } }`);
+    expect(page.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
+    const after = await executions(compiled);
+    // the plans that went over were run again by graphql-js; the one that fits stayed compiled
+    expect((after.interpreted_after_error ?? 0) - (before.interpreted_after_error ?? 0)).toBe(2);
+    expect((after.compiled ?? 0) - (before.compiled ?? 0)).toBe(1);
+  });
+
   it('answer without an ETag (no hash of every answer body)', async () => {
     const res = await fetch(compiled.url, {
       method: 'POST',

@@ -1,6 +1,7 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
 import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
+import { planSchemaOf } from './plan-schema';
 import { forgetResponseBudget } from './response-size';
 
 /** How an operation was executed, for the metrics. */
@@ -23,12 +24,16 @@ const SEEN_ONCE = 'seen once';
  */
 export class CompiledExecution {
   private readonly plans = new WeakMap<DocumentNode, Map<string, CompiledQuery | null | typeof SEEN_ONCE>>();
+  /** the schema plans are compiled against: the response budget counted per object, not per field */
+  private readonly planSchema: GraphQLSchema;
 
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly enabled: boolean,
     private readonly onExecuted: (plan: ExecutionPlan) => void = () => {},
-  ) {}
+  ) {
+    this.planSchema = planSchemaOf(schema);
+  }
 
   /**
    * The plan of an operation of a document (parsed documents are cached and reused by the server),
@@ -47,7 +52,7 @@ export class CompiledExecution {
       return null;
     }
     if (plan !== SEEN_ONCE) return plan;
-    const compiled = compileQuery(this.schema, document, operationName, { disablingCapturingStackErrors: true });
+    const compiled = compileQuery(this.planSchema, document, operationName, { disablingCapturingStackErrors: true });
     const made = isCompiledQuery(compiled) ? compiled : null;
     byName.set(key, made);
     return made;

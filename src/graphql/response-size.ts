@@ -14,7 +14,7 @@ import { AppError } from '../core/errors';
 import type { Context } from './context.type';
 
 /** Scalars whose values can be large: their bytes are counted as they resolve. */
-const COUNTED = new Set(['String', 'ID', 'JSON', 'JSONObject']);
+export const COUNTED = new Set(['String', 'ID', 'JSON', 'JSONObject']);
 
 /** Bytes of a value written as JSON, near enough: strings by their UTF-8 length, 8 for a number. */
 export function jsonSize(value: unknown): number {
@@ -31,7 +31,7 @@ export function jsonSize(value: unknown): number {
  * operation, and a subscription event executes with the event as its root value (and, when its
  * stream is shared, on a copy of the context), so each response starts from zero.
  */
-interface Budget {
+export interface Budget {
   /** the root value of the execution the count belongs to (each subscription event is one) */
   root: unknown;
   used: number;
@@ -39,11 +39,11 @@ interface Budget {
 }
 const budgets = new WeakMap<object, Budget>();
 
-const tooLarge = (max: number) =>
+export const tooLarge = (max: number) =>
   new AppError('RESPONSE_TOO_LARGE', `the response would carry more than ${max} bytes of values; select fewer or smaller fields, or lower list limits`);
 
 /** The budget of the execution `info` belongs to, or null when the context sets no limit. */
-function budgetOf(context: unknown, info: GraphQLResolveInfo): { budget: Budget; max: number } | null {
+export function budgetOf(context: unknown, info: GraphQLResolveInfo): { budget: Budget; max: number } | null {
   const max = (context as Partial<Context> | undefined)?.services?.config.maxResponseBytes;
   if (!max || typeof context !== 'object' || context === null) return null;
   let budget = budgets.get(context);
@@ -59,19 +59,29 @@ export function forgetResponseBudget(context: unknown): void {
   if (typeof context === 'object' && context !== null) budgets.delete(context);
 }
 
-const isPromise = (v: unknown): v is Promise<unknown> => typeof (v as Promise<unknown> | null)?.then === 'function';
+export const isPromise = (v: unknown): v is Promise<unknown> => typeof (v as Promise<unknown> | null)?.then === 'function';
 
-function counted(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
+/** Adds `bytes` to the budget; past its maximum, the budget is over and `RESPONSE_TOO_LARGE` is thrown. */
+export function spend(b: { budget: Budget; max: number }, bytes: number): void {
+  b.budget.used += bytes;
+  if (b.budget.used > b.max) {
+    b.budget.over = true;
+    throw tooLarge(b.max);
+  }
+}
+
+/** The resolver a guarded field had before it was guarded (undefined: the default resolver). */
+const unguarded = new WeakMap<GraphQLFieldResolver<unknown, unknown>, GraphQLFieldResolver<unknown, unknown> | undefined>();
+export const resolverBeforeGuard = (resolve: GraphQLFieldResolver<unknown, unknown> | undefined) =>
+  resolve && unguarded.has(resolve) ? unguarded.get(resolve) : resolve;
+
+export function counted(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
   return (source, args, context, info) => {
     const b = budgetOf(context, info);
     if (!b) return resolve(source, args, context, info);
     if (b.budget.over) throw tooLarge(b.max);
     const add = (value: unknown) => {
-      b.budget.used += jsonSize(value);
-      if (b.budget.used > b.max) {
-        b.budget.over = true;
-        throw tooLarge(b.max);
-      }
+      spend(b, jsonSize(value));
       return value;
     };
     const value = resolve(source, args, context, info);
@@ -79,7 +89,7 @@ function counted(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldR
   };
 }
 
-function stopped(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
+export function stopped(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQLFieldResolver<unknown, unknown> {
   return (source, args, context, info) => {
     const b = budgetOf(context, info);
     if (b?.budget.over) throw tooLarge(b.max);
@@ -98,9 +108,11 @@ export function guardResponseSize(schema: GraphQLSchema): void {
   for (const type of Object.values(schema.getTypeMap())) {
     if (!isObjectType(type) || type.name.startsWith('__')) continue;
     for (const field of Object.values(type.getFields())) {
-      const resolve = field.resolve ?? defaultFieldResolver;
+      const before = field.resolve;
+      const resolve = before ?? defaultFieldResolver;
       if (COUNTED.has(getNamedType(field.type).name)) field.resolve = counted(resolve);
       else if (isListType(getNullableType(field.type))) field.resolve = stopped(resolve);
+      if (field.resolve !== before) unguarded.set(field.resolve!, before);
     }
   }
 }

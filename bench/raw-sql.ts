@@ -77,7 +77,7 @@ async function submitFeedback(q: Q, orgId: string, input: Row): Promise<Row> {
   const [row] = await q(
     `WITH e AS (
        UPDATE episodes e SET ${moveFeedbackCounters({ count: '1', sum: 'COALESCE($3::float8, 0)', scored: '($3::float8 IS NOT NULL)::int' })}, updated_at = now()
-        WHERE e.org_id = $1 AND e.id = $2 RETURNING ${EPISODE_COLUMNS}),
+        WHERE e.org_id = $1 AND e.id = $2 RETURNING ${EPISODE_COLUMNS.join(', ')}),
      fb AS (
        INSERT INTO feedback (id, org_id, episode_id, agent_id, actor_id, feedback_type, rating, score)
        SELECT gen_random_uuid(), $1, e.id, e.agent_id, '00000000-0000-4000-8000-000000000001', $4, $5, $3 FROM e
@@ -128,11 +128,11 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     return (await pool.query(sql, params)).rows;
   };
   const handlers: Record<string, (orgId: string, v: Row) => Promise<unknown>> = {
-    viewer: async (orgId, v) => ({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
+    viewer: (orgId, v) => Promise.resolve({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
     episodes: async (orgId, v) => {
       const first = v.first ?? 20;
       const eps = await q(
-        `SELECT ${EPISODE_COLUMNS}, ${timeSortKey('e.created_at')} AS sort_key FROM episodes e WHERE e.org_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
+        `SELECT ${EPISODE_COLUMNS.join(', ')}, ${timeSortKey('e.created_at')} AS sort_key FROM episodes e WHERE e.org_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
         [orgId, first + 1],
       );
       const page = eps.slice(0, first);
@@ -141,7 +141,7 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       return { edges, pageInfo: { hasNextPage: eps.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
     },
     episode: async (orgId, v) => {
-      const eps = await q(`SELECT ${EPISODE_COLUMNS} FROM episodes e WHERE e.org_id = $1 AND e.id = $2`, [orgId, v.id]);
+      const eps = await q(`SELECT ${EPISODE_COLUMNS.join(', ')} FROM episodes e WHERE e.org_id = $1 AND e.id = $2`, [orgId, v.id]);
       return (await withContext(q, orgId, eps))[0] ?? null;
     },
     'feedback-spread': (orgId, v) => submitFeedback(q, orgId, v.input),

@@ -54,9 +54,10 @@ async function run(): Promise<number> {
 
 run().then(
   (code) => process.exit(code),
-  (err) => {
-    const message = err instanceof AppError || err instanceof ConfigError || err?.name === 'UsageError' ? err.message : String(err?.stack ?? err);
+  (err: unknown) => {
+    const mine = err instanceof AppError || err instanceof ConfigError || (err instanceof Error && err.name === 'UsageError');
+    const message = mine ? err.message : err instanceof Error ? String(err.stack) : String(err);
     process.stderr.write(`memory-loop: ${message}\n`);
-    process.exit(err instanceof ConfigError || err?.name === 'UsageError' || err instanceof AppError ? 2 : 1);
+    process.exit(mine ? 2 : 1);
   },
 );

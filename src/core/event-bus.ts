@@ -22,7 +22,7 @@ export function createEventBus(redisUrl: string | null): EventBus {
     // every open subscription is a listener: a dashboard fleet means thousands, not a leak
     const eventTarget = new EventTarget();
     setMaxListeners(0, eventTarget);
-    return { pubsub: createPubSub<BusEvents>({ eventTarget: eventTarget as never }), close: async () => {} };
+    return { pubsub: createPubSub<BusEvents>({ eventTarget: eventTarget }), close: async () => {} };
   }
   const options = { maxRetriesPerRequest: null, lazyConnect: false } as const;
   const publishClient = new Redis(redisUrl, options);

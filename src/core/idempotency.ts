@@ -4,7 +4,7 @@ import { rows, sql } from '../db/typed-sql';
 import { badInput, conflict } from './errors';
 import { hashJson } from './tokens';
 
-export const IDEMPOTENCY_TTL_HOURS = 24;
+const IDEMPOTENCY_TTL_HOURS = 24;
 const MAX_KEY = 128;
 
 export interface IdempotentCall {

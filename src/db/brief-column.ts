@@ -5,7 +5,7 @@ import { type AliasedExpression, type AliasNode, type Expression, sql as raw } f
  * brief selection keeps the columns of the full one in the same order. It selects as
  * `NULL::<type> AS <name>` (the name written in code, never from a request); its type is `null`.
  */
-export class BriefColumn<A extends string> implements AliasedExpression<null, A> {
+class BriefColumn<A extends string> implements AliasedExpression<null, A> {
   readonly expression: Expression<null>;
 
   constructor(

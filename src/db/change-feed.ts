@@ -70,7 +70,7 @@ export class ChangeCursor {
    * anything it still needs), so it keeps the cursor from expiring.
    */
   hasUnseen(row: { changes: ChangeRow[] | string }): boolean {
-    const changes: ChangeRow[] = typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes;
+    const changes = typeof row.changes === 'string' ? (JSON.parse(row.changes) as ChangeRow[]) : row.changes;
     const unseen = changes.some((c) => !this.seen.has(c.id));
     if (!unseen) this.readAt = Date.now();
     return unseen;
@@ -78,7 +78,7 @@ export class ChangeCursor {
 
   /** Takes a read of `columns`: returns the keys of changes not seen before and moves the horizon. */
   advance(row: { xmin: string; changes: ChangeRow[] | string }): string[] {
-    const changes: ChangeRow[] = typeof row.changes === 'string' ? JSON.parse(row.changes) : row.changes;
+    const changes = typeof row.changes === 'string' ? (JSON.parse(row.changes) as ChangeRow[]) : row.changes;
     const keys = new Set<string>();
     for (const c of changes) {
       if (this.seen.has(c.id)) continue;
@@ -93,12 +93,6 @@ export class ChangeCursor {
     this.readAt = Date.now();
     return [...keys];
   }
-}
-
-/** The current horizon, taken before a cache reads its rows (so no change after it is missed). */
-export async function currentHorizon(em: EntityManager): Promise<string> {
-  const [row] = await rows(em, sql.selectNoFrom(raw<string>`${raw.raw(SNAPSHOT_XMIN)}::text`.as('xmin')));
-  return row.xmin;
 }
 
 /** Deletes change rows older than the retention (any instance may run it). */

@@ -6,7 +6,7 @@ import { migrationsDir } from './paths';
 export interface OrmSettings {
   clientUrl: string;
   replicaUrls?: string[];
-  entities: Function[];
+  entities: NonNullable<Options['entities']>;
   poolMax?: number;
   logger?: Logger;
   /** called with every SQL statement run (tests count them) */

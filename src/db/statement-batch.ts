@@ -62,7 +62,7 @@ export function batchingReads(em: EntityManager): EntityManager {
       ? batch.read(query, params)
       : (em.execute as (...a: unknown[]) => Promise<unknown>)(query, params, method, ...rest);
   return new Proxy(em, {
-    get: (target, prop) => (prop === 'execute' ? execute : Reflect.get(target, prop, target)),
+    get: (target, prop): unknown => (prop === 'execute' ? execute : Reflect.get(target, prop, target)),
     set: (target, prop, value) => Reflect.set(target, prop, value, target),
   });
 }

@@ -27,15 +27,15 @@ export const sql = new Kysely<Tables>({
   },
 });
 
-export type Row<Q extends Compilable<any>> = InferResult<Q>[number];
+export type Row<Q extends Compilable<unknown>> = InferResult<Q>[number];
 
 /** The column name of a qualified column reference (`e.created_at` -> `created_at`). */
 export type Unqualified<C extends string> = C extends `${string}.${infer N}` ? N : C;
 
 /** The rows of a statement built with `sql`, run on the EntityManager (and its transaction). */
-export async function rows<Q extends Compilable<any>>(em: EntityManager, query: Q): Promise<InferResult<Q>> {
+export async function rows<Q extends Compilable<unknown>>(em: EntityManager, query: Q): Promise<InferResult<Q>> {
   const { text, params } = toDriverText(query);
-  return (await em.execute(text, params)) as InferResult<Q>;
+  return em.execute<InferResult<Q>>(text, params);
 }
 
 /**
@@ -46,12 +46,13 @@ export async function rows<Q extends Compilable<any>>(em: EntityManager, query: 
  */
 export async function templateRows<R>(em: EntityManager, statement: RawBuilder<R>): Promise<R[]> {
   const { text, params } = toDriverText({ compile: () => statement.compile(sql) });
-  return (await em.execute(text, params)) as R[];
+  return em.execute<R[]>(text, params);
 }
 
 /** The first row of a statement built with `sql`, or undefined. */
-export async function firstRow<Q extends Compilable<any>>(em: EntityManager, query: Q): Promise<Row<Q> | undefined> {
-  return ((await rows(em, query)) as Row<Q>[])[0];
+export async function firstRow<Q extends Compilable<unknown>>(em: EntityManager, query: Q): Promise<Row<Q> | undefined> {
+  const found: Row<Q>[] = await rows(em, query);
+  return found[0];
 }
 
 /**
@@ -72,5 +73,5 @@ export function toDriverText(query: Compilable<unknown>): { text: string; params
 
 function driverValue(v: unknown): unknown {
   if (!Array.isArray(v)) return v;
-  return v.every((x) => typeof x === 'string') ? pgArray(v as string[]) : `{${v.map((x) => (x === null ? 'NULL' : String(x))).join(',')}}`;
+  return v.every((x) => typeof x === 'string') ? pgArray(v) : `{${v.map((x) => (x === null ? 'NULL' : String(x))).join(',')}}`;
 }

@@ -1,5 +1,5 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema } from 'graphql';
+import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema, OperationTypeNode } from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { planSchemaOf } from './plan-schema';
 import { forgetResponseBudget } from './response-size';
@@ -44,7 +44,7 @@ export class CompiledExecution {
    */
   private planFor(document: DocumentNode, operationName: string | undefined): CompiledQuery | null {
     let byName = this.plans.get(document);
-    if (!byName) this.plans.set(document, (byName = new Map()));
+    if (!byName) this.plans.set(document, (byName = new Map<string, CompiledQuery | null | typeof SEEN_ONCE>()));
     const key = operationName ?? '';
     const plan = byName.get(key);
     if (plan === undefined) {
@@ -63,7 +63,7 @@ export class CompiledExecution {
       this.onExecuted(plan);
       return execute({ schema: this.schema, document, contextValue: context, variableValues: request.variables, operationName: request.operationName }) as Promise<ExecutionResult>;
     };
-    if (!this.enabled || operation.operation !== 'query') return interpreted('interpreted');
+    if (!this.enabled || operation.operation !== OperationTypeNode.QUERY) return interpreted('interpreted');
     const plan = this.planFor(document, request.operationName ?? undefined);
     if (!plan) return interpreted('interpreted');
     const result = (await plan.query(undefined, context, request.variables ?? {})) as ExecutionResult;
@@ -86,7 +86,7 @@ export class CompiledExecution {
         callback({ apiSchema: this.schema, coreSupergraphSdl: '' });
         return () => {};
       },
-      load: async () => ({ executor: this.executor }),
+      load: () => Promise.resolve({ executor: this.executor }),
       stop: async () => {},
     };
   }

@@ -39,10 +39,10 @@ export class Loaders {
 
   /** The loader of `factory` for these arguments (episodes selecting the same arguments share it). */
   getFor<A, T>(factory: KeyedLoaderFactory<A, T>, args: A): T {
-    let byArgs = this.keyed.get(factory as KeyedLoaderFactory<never, unknown>);
+    let byArgs = this.keyed.get(factory);
     if (!byArgs) {
       byArgs = new Map();
-      this.keyed.set(factory as KeyedLoaderFactory<never, unknown>, byArgs);
+      this.keyed.set(factory, byArgs);
     }
     const key = JSON.stringify(args ?? null);
     let loader = byArgs.get(key) as T | undefined;

@@ -27,7 +27,7 @@ interface Plan {
 }
 
 /** Thrown when a value cannot be counted without resolving it (a promise or a method read as a field). */
-export class Uncountable extends Error {}
+class Uncountable extends Error {}
 
 const plans = new WeakMap<readonly FieldNode[], Plan | null>();
 
@@ -65,7 +65,7 @@ function planOf(schema: GraphQLSchema, type: GraphQLObjectType, sets: readonly S
   const plan: Plan = { leaves: [], children: [] };
   const fields = type.getFields();
   for (const group of collect(schema, type, sets, fragments).values()) {
-    const field = fields[group[0]!.name.value];
+    const field = fields[group[0].name.value];
     if (!field || field.resolve) continue; // meta fields count nothing; resolved fields count themselves
     const named = getNamedType(field.type);
     if (COUNTED.has(named.name)) plan.leaves.push(field.name);

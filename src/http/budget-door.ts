@@ -7,7 +7,7 @@ import { type BudgetKind, type BudgetScope, OverBudget } from './budgets';
 /** Past this many closed tokens, the ones whose window has ended are swept out. */
 const SWEEP_AT = 10_000;
 /** The longest a request is held at the door before it is answered. */
-export const DOOR_HOLD_MS = 1000;
+const DOOR_HOLD_MS = 1000;
 
 const digest = (token: string) => createHash('sha256').update(token, 'utf8').digest('base64');
 

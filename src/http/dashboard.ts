@@ -57,7 +57,7 @@ export function mountDashboard(app: Express, opts: { explorer: boolean }): void 
     express.static(assets, {
       index: false,
       ...forever,
-      setHeaders: (res) => secured(res as Response, DASHBOARD_CSP),
+      setHeaders: (res) => secured(res, DASHBOARD_CSP),
     }),
   );
   app.get('/', page('index.html', DASHBOARD_CSP));

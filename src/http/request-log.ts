@@ -9,7 +9,7 @@ const ROUTES = new Set(['/graphql', '/healthz', '/readyz', '/metrics']);
 const SERVER_FAULTS = new Set(['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE']);
 
 /** The level of a request's log line: error for a server fault, warn for a refused or failed request, info otherwise. */
-export function requestLogLevel(status: number, code: string | undefined): 'error' | 'warn' | 'info' {
+function requestLogLevel(status: number, code: string | undefined): 'error' | 'warn' | 'info' {
   if (status >= 500 || (code !== undefined && SERVER_FAULTS.has(code))) return 'error';
   if (status >= 400 || code !== undefined) return 'warn';
   return 'info';

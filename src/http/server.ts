@@ -53,10 +53,10 @@ function errorBody(status: number, code: string, message: string) {
  */
 function operationPlugin(metrics: Metrics, charge: (viewer: Spender, cost: number, authorization: string | undefined) => Promise<void>): ApolloServerPlugin<Context> {
   return {
-    async requestDidStart() {
+    requestDidStart() {
       const started = performance.now();
       let operation = 'anonymous';
-      return {
+      return Promise.resolve({
         async didResolveOperation({ request, document, schema, operationName, contextValue }) {
           operation = operationName ?? 'anonymous';
           const scope = currentRequestScope();
@@ -64,15 +64,16 @@ function operationPlugin(metrics: Metrics, charge: (viewer: Spender, cost: numbe
           const cost = checkOperation(schema, document, request.variables, operationName);
           await charge(contextValue.viewer, cost, request.http?.headers.get('authorization'));
         },
-        async willSendResponse({ response }) {
+        willSendResponse({ response }) {
           if (response.body.kind === 'single') {
             response.body.singleResult = collapseTooLarge(response.body.singleResult);
             response.http.status ??= responseStatus(response.body.singleResult.errors);
           }
           const ok = response.body.kind === 'single' && !response.body.singleResult.errors?.length;
           metrics.observe(operation, 'http', (performance.now() - started) / 1000, ok);
+          return Promise.resolve();
         },
-      };
+      });
     },
   };
 }

@@ -55,7 +55,7 @@ class Subscriber implements AsyncIterableIterator<ExecutionResult> {
       const { err } = this.failure;
       this.ended = true;
       this.failure = null;
-      return Promise.reject(err);
+      return Promise.reject(err instanceof Error ? err : new Error(String(err)));
     }
     if (this.ended) return Promise.resolve(DONE);
     return new Promise((resolve, reject) => (this.waiter = { resolve, reject }));
@@ -93,8 +93,8 @@ interface Group {
  */
 export async function subscribeEach(args: ExecutionArgs, eventContext: (base: unknown) => unknown): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
-  if (!(Symbol.asyncIterator in source)) return source as ExecutionResult;
-  const events = (source as AsyncIterable<unknown>)[Symbol.asyncIterator]();
+  if (!(Symbol.asyncIterator in source)) return source;
+  const events = (source)[Symbol.asyncIterator]();
   const close = async () => {
     await events.return?.();
     return { done: true as const, value: undefined };
@@ -104,7 +104,7 @@ export async function subscribeEach(args: ExecutionArgs, eventContext: (base: un
       const step = await events.next();
       if (step.done) return { done: true, value: undefined };
       try {
-        return { done: false, value: (await execute({ ...args, rootValue: step.value, contextValue: eventContext(args.contextValue) })) as ExecutionResult };
+        return { done: false, value: (await execute({ ...args, rootValue: step.value, contextValue: eventContext(args.contextValue) })) };
       } catch (err) {
         await close();
         throw err;

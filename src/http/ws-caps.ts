@@ -1,4 +1,4 @@
-import { type DocumentNode, getOperationAST, GraphQLError } from 'graphql';
+import { type DocumentNode, getOperationAST, GraphQLError, OperationTypeNode } from 'graphql';
 import { WebSocket } from 'ws';
 import { admitWsOperation, countWsOperation } from './budget-guard';
 import type { Budgets, Spender } from './budgets';
@@ -85,7 +85,7 @@ export async function refuseOperation(caps: KeyCaps, budgets: Budgets, spender: 
  * slot once it has ended; an admitted operation is counted as open until `closeOperation`.
  */
 export async function admitOperation(caps: KeyCaps, budgets: Budgets, spender: Spender, op: Op, noRoom: () => GraphQLError[] | null): Promise<GraphQLError[] | (() => void)> {
-  const subscription = getOperationAST(op.document, op.operationName)?.operation === 'subscription';
+  const subscription = getOperationAST(op.document, op.operationName)?.operation === OperationTypeNode.SUBSCRIPTION;
   const release = await asErrors(() => admitWsOperation(budgets, spender, { cost: op.cost, subscription }));
   if (Array.isArray(release)) return release;
   const overCap = caps.refuseOperation(spender.apiKeyId);

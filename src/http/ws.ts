@@ -211,7 +211,8 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
 
   // revocation reaches open sockets of every instance: at once through the bus, and by this
   // periodic re-check as a backstop (a missed event, a key revoked with SQL)
-  const recheck = setInterval(async () => {
+  const recheck = setInterval(() => void recheckKeys(), services.config.keyRecheckMs);
+  const recheckKeys = async () => {
     const keyIds = [...new Set([...states.values()].flatMap((s) => (s.viewer ? [s.viewer.apiKeyId] : [])))];
     if (keyIds.length === 0) return;
     try {
@@ -222,7 +223,7 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
     } catch (err) {
       services.log.warn({ err }, 'API key re-check failed');
     }
-  }, services.config.keyRecheckMs);
+  };
   recheck.unref();
 
   return {

@@ -1,4 +1,7 @@
 import type { NonEmptyArray } from 'type-graphql';
+
+/** A resolver class, as the schema builder takes it. */
+type ResolverClass = new (...args: never[]) => object;
 import { IdempotencyKey } from '../core/idempotency.entity';
 import { ChangeLogEntry } from '../db/change-log.entity';
 import { canvasEntities, canvasResolvers } from './canvas';
@@ -11,7 +14,7 @@ import { orgEntities, orgResolvers } from './orgs';
 import { systemResolvers } from './system';
 
 /** Every entity the ORM knows; each module lists its own in its index.ts. */
-export const entities: Function[] = [
+export const entities = [
   ...orgEntities,
   IdempotencyKey,
   ChangeLogEntry,
@@ -24,7 +27,7 @@ export const entities: Function[] = [
 ];
 
 /** Every resolver of the schema; each module lists its own in its index.ts. */
-export const resolvers: NonEmptyArray<Function> = [
+export const resolvers: NonEmptyArray<ResolverClass> = [
   ...orgResolvers,
   ...systemResolvers,
   ...episodeResolvers,

@@ -25,9 +25,10 @@ export async function episodesByCanvasType(
     .select(EPISODE_COLUMNS)
     .where('e.org_id', '=', orgId)
     .where('e.agent_id', '=', args.agentId)
-    .where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('canvas_audits as c')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('canvas_audits as c')
           .select(raw.lit(1).as('one'))
           .whereRef('c.org_id', '=', 'e.org_id')
           .whereRef('c.episode_id', '=', 'e.id')

@@ -12,7 +12,7 @@ export const CANVAS_COLUMNS = [
 ] as const;
 
 /** CANVAS_COLUMNS with the metadata JSON read as NULL (read only when `metadata` is selected), in the same order. */
-export const CANVAS_BRIEF_SELECTION = [
+const CANVAS_BRIEF_SELECTION = [
   'c.id', 'c.agent_id', 'c.session_id', 'c.episode_id', 'c.canvas_id', 'c.canvas_type', 'c.component_type', 'c.action',
   briefColumn('metadata', 'jsonb'), 'c.created_at',
 ] as const;

@@ -3,6 +3,6 @@ import { CanvasEpisodeResolver } from './canvas.episode.resolver';
 import { CanvasResolver } from './canvas.resolver';
 
 export const canvasEntities = [CanvasAuditEntity];
-export const canvasResolvers: Function[] = [CanvasResolver, CanvasEpisodeResolver];
+export const canvasResolvers = [CanvasResolver, CanvasEpisodeResolver];
 
 export { CANVAS_BRIEF_COLUMNS } from './canvas.rows';

@@ -2,13 +2,11 @@ import { sql as raw } from 'kysely';
 import { sql } from '../../db/typed-sql';
 
 /**
- * The dimension of the organization's episode embeddings (one binding: the org id), NULL while it
- * has none: its oldest embedded episode's, found through the partial index `episodes_embedded`
- * (without the order a scan could read every unembedded episode first).
+ * The dimension of the organization's episode embeddings as a built statement: one row whose `dim`
+ * is its oldest embedded episode's dimension, NULL while it has none. The oldest is found through
+ * the partial index `episodes_embedded` (without the order a scan could read every unembedded
+ * episode first).
  */
-export const EPISODE_DIMENSION_SQL = `SELECT array_length(embedding, 1) FROM episodes WHERE org_id = ? AND embedding IS NOT NULL ORDER BY created_at LIMIT 1`;
-
-/** `EPISODE_DIMENSION_SQL` as a built statement: one row whose `dim` is the dimension, NULL while there is none. */
 export const episodeDimension = (orgId: string) =>
   sql.selectNoFrom(
     sql

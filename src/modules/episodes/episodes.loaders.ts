@@ -66,7 +66,7 @@ export const factsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Fact[]
   new DataLoader(async (ids) => {
     const found = await templateRows<LinkedFactRow>(
       em,
-      raw`SELECT * FROM (SELECT ef.episode_id, ef.created_at AS linked_at, ${raw.raw(`${FACT_COLUMNS}`)},
+      raw`SELECT * FROM (SELECT ef.episode_id, ef.created_at AS linked_at, ${raw.raw(FACT_COLUMNS.join(', '))},
                                 ${rankInEpisode('ef.created_at DESC, f.id DESC')} AS rn
                            FROM episode_facts ef JOIN facts f ON f.org_id = ef.org_id AND f.id = ef.fact_id
                           WHERE ef.org_id = ${orgId} AND ef.episode_id = ANY(${[...ids]}::uuid[])) x

@@ -18,7 +18,7 @@ export async function getEpisode(em: EntityManager, orgId: string, id: string): 
 }
 
 /** The episodes (alias `e`) of an organization that a filter keeps; every condition is served by an index led by org_id. */
-export function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefined, field = 'filter') {
+function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefined, field = 'filter') {
   const f = filter ?? {};
   let q = sql.selectFrom('episodes as e').where('e.org_id', '=', orgId);
   if (f.agentId !== null && f.agentId !== undefined) q = q.where('e.agent_id', '=', f.agentId);
@@ -38,9 +38,9 @@ export function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | u
   const type = f.canvasType ? canvasType(`${field}.canvasType`, f.canvasType) : null;
   const action = f.canvasAction ?? null;
   if (type !== null || action !== null) {
-    q = q.where(({ exists, selectFrom }) =>
-      exists(
-        selectFrom('canvas_audits as c')
+    q = q.where((eb) =>
+      eb.exists(
+        eb.selectFrom('canvas_audits as c')
           .select(raw.lit(1).as('one'))
           .whereRef('c.org_id', '=', 'e.org_id')
           .whereRef('c.episode_id', '=', 'e.id')
@@ -51,8 +51,8 @@ export function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | u
   }
   if (f.factId) {
     const factId = parseId(`${field}.factId`, f.factId);
-    q = q.where(({ exists, selectFrom }) =>
-      exists(selectFrom('episode_facts as ef').select(raw.lit(1).as('one')).whereRef('ef.org_id', '=', 'e.org_id').whereRef('ef.episode_id', '=', 'e.id').where('ef.fact_id', '=', factId)),
+    q = q.where((eb) =>
+      eb.exists(eb.selectFrom('episode_facts as ef').select(raw.lit(1).as('one')).whereRef('ef.org_id', '=', 'e.org_id').whereRef('ef.episode_id', '=', 'e.id').where('ef.fact_id', '=', factId)),
     );
   }
   return q;

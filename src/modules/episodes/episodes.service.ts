@@ -28,7 +28,7 @@ export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: s
  * yet, and adds them to its counters in the same statement (records that arrived before their
  * episode are backfilled).
  */
-export async function linkSession(tx: EntityManager, orgId: string, ep: { id: string; agent_id: string; session_id: string | null }): Promise<void> {
+async function linkSession(tx: EntityManager, orgId: string, ep: { id: string; agent_id: string; session_id: string | null }): Promise<void> {
   if (!ep.session_id) return;
   const sessionId = ep.session_id;
   const link = sql

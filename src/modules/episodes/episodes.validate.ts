@@ -5,7 +5,7 @@ import { jsonBytes, jsonObject, numberIn, text } from '../../core/validate';
 import { factEmbedding } from '../facts';
 import type { OutputInput, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 
-export const SEGMENT_ROLES = ['user', 'assistant', 'system', 'tool', 'event'];
+const SEGMENT_ROLES = ['user', 'assistant', 'system', 'tool', 'event'];
 /** Execution ids one episode may carry. */
 export const MAX_EXECUTION_IDS = 100;
 

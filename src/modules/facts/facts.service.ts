@@ -13,8 +13,8 @@ import type { Fact } from './fact.type';
 import type { FactFilter, FactInput } from './facts.inputs';
 import { float8ArrayOfJson, jsonRecords } from './json-records';
 
-export const MAX_FACT_TEXT_BYTES = 8 * 1024;
-export const MAX_UPSERT = 500;
+const MAX_FACT_TEXT_BYTES = 8 * 1024;
+const MAX_UPSERT = 500;
 const SHORT = 200;
 const LONG = 2000;
 

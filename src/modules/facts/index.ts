@@ -4,8 +4,8 @@ import { RecallResolver } from './recall.resolver';
 import { FactEmbeddingDimension as FactEmbeddingDimensionEntity, FactQueryContext as FactQueryContextEntity, FactSignal as FactSignalEntity } from './signal.entity';
 import { SignalsResolver } from './signals.resolver';
 
-export const factEntities: Function[] = [FactEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
-export const factResolvers: Function[] = [FactsResolver, SignalsResolver, RecallResolver];
+export const factEntities = [FactEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
+export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver];
 
 export { FactIndex } from './vectors/fact-index';
 

@@ -59,7 +59,7 @@ export function validateRecall(input: RecallInput): Params {
  * and the facts without an embedding (ranked by text, found through a partial index) are scored,
  * with the same expressions.
  */
-export function rankingStatement(orgId: string, p: Params, qe: number[] | null, candidates: string[] | null = null) {
+function rankingStatement(orgId: string, p: Params, qe: number[] | null, candidates: string[] | null = null) {
   const among = (alias: 'f' | 'cf') => {
     const [id, embedding, text] = ['id', 'embedding', 'text'].map((c) => raw.ref(`${alias}.${c}`));
     return raw<boolean>`(${id} = any(${candidates}::uuid[]) OR (${embedding} IS NULL AND ${text} <> ''))`;

@@ -14,7 +14,7 @@ import { float8ArrayOfJson, jsonRecords } from './json-records';
 import { applyInOrder, type SignalStep } from './signals.sql';
 import { sqlSignalDelta } from './usefulness.sql';
 
-export const MAX_SIGNALS = 500;
+const MAX_SIGNALS = 500;
 const MAX_TEXT = 2000;
 
 interface Signal {
@@ -28,7 +28,7 @@ interface Signal {
 }
 
 /** Checks the whole batch before anything is written: one bad signal refuses all of them. */
-export function validateSignals(signals: SignalInput[]): Signal[] {
+function validateSignals(signals: SignalInput[]): Signal[] {
   if (signals.length > MAX_SIGNALS) throw badInput('signals', `at most ${MAX_SIGNALS} signals per call`);
   return signals.map((s, i) => {
     const p = `signals.${i}`;

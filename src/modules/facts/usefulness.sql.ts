@@ -15,7 +15,7 @@ export const sqlUsefulnessAt = (score: string, lastSignalAt: string, now: string
 
 export const sqlApplySignal = (score: string, days: string, delta: string) => sqlClamp01(`${sqlDecay(score, days)} + ${delta}`);
 
-export const sqlSignalWeight = (type: string) =>
+const sqlSignalWeight = (type: string) =>
   `(CASE ${type} ${Object.entries(SIGNAL_WEIGHTS)
     .map(([k, w]) => `WHEN '${k}' THEN ${w}::float8`)
     .join(' ')} END)`;
@@ -23,7 +23,7 @@ export const sqlSignalWeight = (type: string) =>
 export const sqlSignalDelta = (type: string, confidence: string) => `(${sqlSignalWeight(type)} * ${confidence} * ${STEP}::float8)`;
 
 /** A float8 literal that reads back as exactly `x` (JavaScript prints the shortest decimal that round-trips). */
-export const sqlFloat8 = (x: number) => `'${x}'::float8`;
+const sqlFloat8 = (x: number) => `'${x}'::float8`;
 
 /** Sum of squares in array order: what the `*_norm_sq` columns store (PostgreSQL's float8 `sum` adds in the same order). */
 export function sumOfSquares(v: readonly number[]): number {

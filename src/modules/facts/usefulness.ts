@@ -37,7 +37,7 @@ export function decayTowardNeutral(score: number, days: number): number {
 }
 
 /** Fractional days from `from` to `to` (0 when there is no `from`). */
-export function daysBetween(from: Date | null, to: Date): number {
+function daysBetween(from: Date | null, to: Date): number {
   return from ? (to.getTime() - from.getTime()) / 86_400_000 : 0;
 }
 

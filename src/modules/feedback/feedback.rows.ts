@@ -22,7 +22,7 @@ export const FEEDBACK_COLUMNS = FEEDBACK_COLUMN_NAMES.map((c) => `fb.${c}`) as u
 export const FEEDBACK_DETAIL_FIELDS = ['corrections', 'before', 'after', 'meta'] as const;
 
 /** FEEDBACK_COLUMNS with the large ones (free text, before / after / meta JSON) read as NULL, in the same order. */
-export const FEEDBACK_BRIEF_SELECTION = [
+const FEEDBACK_BRIEF_SELECTION = [
   'fb.id', 'fb.episode_id', 'fb.agent_id', 'fb.session_id', 'fb.execution_id', 'fb.actor_id', 'fb.actor_user_id', 'fb.feedback_type',
   'fb.rating', 'fb.score', briefColumn('corrections', 'text'), 'fb.event_type', 'fb.entity_type', 'fb.entity_id', 'fb.document_id',
   'fb.layout_fingerprint', briefColumn('before', 'jsonb'), briefColumn('after', 'jsonb'), briefColumn('meta', 'jsonb'),

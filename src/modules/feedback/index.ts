@@ -4,8 +4,8 @@ import { FeedbackResolver } from './feedback.resolver';
 import { FeedbackSubscriptionResolver } from './feedback.subscription';
 import { RecallEpisodesResolver } from './recall-episodes.resolver';
 
-export const feedbackEntities: Function[] = [FeedbackEntity];
-export const feedbackResolvers: Function[] = [FeedbackResolver, FeedbackEpisodeResolver, FeedbackSubscriptionResolver, RecallEpisodesResolver];
+export const feedbackEntities = [FeedbackEntity];
+export const feedbackResolvers = [FeedbackResolver, FeedbackEpisodeResolver, FeedbackSubscriptionResolver, RecallEpisodesResolver];
 
 export { feedbackScore } from './feedback-score';
 export { FEEDBACK_BRIEF_COLUMNS, FEEDBACK_COLUMNS, type FeedbackRow, feedbackFromRow } from './feedback.rows';

@@ -94,6 +94,6 @@ export async function judgeEpisode(em: EntityManager, bus: EventBus, actor: Acto
       createdAt: new Date(),
     });
   });
-  await publishFeedback(bus, actor.orgId, written);
+  publishFeedback(bus, actor.orgId, written);
   return episodeId;
 }

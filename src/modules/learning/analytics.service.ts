@@ -27,7 +27,7 @@ export async function learningAnalytics(em: EntityManager, orgId: string, start:
   const latestCorrections = (layout: string) =>
     templateRows<FeedbackRow>(
       em,
-      raw`SELECT ${raw.raw(`${FEEDBACK_COLUMNS}`)} FROM feedback fb
+      raw`SELECT ${raw.raw(FEEDBACK_COLUMNS.join(', '))} FROM feedback fb
            WHERE fb.org_id = ${orgId} AND fb.layout_fingerprint = ${layout} AND fb.feedback_type = 'CORRECTION'
              AND fb.created_at >= ${start.toISOString()} AND fb.created_at < ${end.toISOString()}
            ORDER BY fb.created_at DESC, fb.id DESC LIMIT ${ANALYTICS_MAX.corrections}`,

@@ -18,7 +18,7 @@ const DAY_MS = 86_400_000;
  * before and after them, read from the feedback rows. With a fingerprint (the counts are not per
  * layout) or without a whole day, the rows cover the entire range.
  */
-export function splitRange(start: Date, end: Date, perDay: boolean) {
+function splitRange(start: Date, end: Date, perDay: boolean) {
   let first = Math.ceil(start.getTime() / DAY_MS) * DAY_MS;
   let last = Math.floor(end.getTime() / DAY_MS) * DAY_MS;
   if (!perDay || first >= last) first = last = end.getTime();

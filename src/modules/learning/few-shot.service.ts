@@ -6,7 +6,7 @@ import { checkFingerprint } from '../shared';
 import { FewShotExample, FewShotExamples } from './learning.type';
 import { pyDumps } from './python-json';
 
-export const FEW_SHOT_EVENT_TYPES = ['EXTRACTION_LINE_CORRECTED', 'EXTRACTION_FIELD_CORRECTED'] as const;
+const FEW_SHOT_EVENT_TYPES = ['EXTRACTION_LINE_CORRECTED', 'EXTRACTION_FIELD_CORRECTED'] as const;
 const SNIPPET_CHARS = 1500;
 
 /** Python slices strings by code point, not by UTF-16 unit. */

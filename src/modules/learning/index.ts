@@ -3,8 +3,8 @@ import { LayoutProfile as LayoutProfileEntity } from './layout-profile.entity';
 import { LearningEventCount as LearningEventCountEntity } from './learning-event-count.entity';
 import { LearningResolver } from './learning.resolver';
 
-export const learningEntities: Function[] = [DocumentEntity, LayoutProfileEntity, LearningEventCountEntity];
-export const learningResolvers: Function[] = [LearningResolver];
+export const learningEntities = [DocumentEntity, LayoutProfileEntity, LearningEventCountEntity];
+export const learningResolvers = [LearningResolver];
 
 export { layoutCountsStatement, profilesStatement, seriesStatement } from './analytics.sql';
 export { pyDumps } from './python-json';

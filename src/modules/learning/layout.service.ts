@@ -5,7 +5,6 @@ import { idempotent } from '../../core/idempotency';
 import { type RawBuilder, sql as raw } from 'kysely';
 import { rows as runRows, sql } from '../../db/typed-sql';
 import { keysetPage } from '../shared';
-import { checkFingerprint } from '../shared';
 import { numberIn, text } from '../../core/validate';
 import type { LoaderFactory } from '../../graphql/loaders';
 import { layoutCountsStatement, PROFILE_COLUMNS, type ProfileRow } from './analytics.sql';

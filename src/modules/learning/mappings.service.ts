@@ -8,8 +8,6 @@ import type { Fact } from '../facts';
 import { publishFeedback, writeFeedback } from '../feedback';
 import type { MappingInput } from './learning.inputs';
 
-export const MAPPINGS_BANK = 'mappings';
-
 type MappingState = { value: string | null; status: string; confidence: number; supportCount: number } | null;
 const stateOf = (r: FactRow | undefined): MappingState =>
   r ? { value: r.value, status: r.status, confidence: Number(r.confidence), supportCount: Number(r.support_count) } : null;
@@ -23,7 +21,7 @@ function check(input: MappingInput): void {
  * The fact columns are a list written as text (shared with the other reads of facts), so the
  * statements of mappings are templates; their values are bound.
  */
-const factColumns = () => raw.raw(`${FACT_COLUMNS}`);
+const factColumns = () => raw.raw(FACT_COLUMNS.join(', '));
 
 /** The mapping of a scope and key (alias `f`), scoped to the organization. */
 const mappingOf = (orgId: string, scope: string, key: string) =>
@@ -69,7 +67,7 @@ export async function confirmMapping(em: EntityManager, bus: EventBus, actor: Ac
     });
     return { fact: factFromRow(row), written };
   });
-  await publishFeedback(bus, actor.orgId, written);
+  publishFeedback(bus, actor.orgId, written);
   return fact;
 }
 
@@ -109,7 +107,7 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
     });
     return { fact: factFromRow(row), written };
   });
-  await publishFeedback(bus, actor.orgId, written);
+  publishFeedback(bus, actor.orgId, written);
   return fact;
 }
 

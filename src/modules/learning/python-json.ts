@@ -41,7 +41,7 @@ export function pyRound2(x: number): number {
 const ESCAPES: Record<string, string> = { '"': '\\"', '\\': '\\\\', '\n': '\\n', '\r': '\\r', '\t': '\\t', '\b': '\\b', '\f': '\\f' };
 
 /** A string as Python's json.dumps writes it with ensure_ascii (UTF-16 units as \uXXXX). */
-export function pyString(s: string): string {
+function pyString(s: string): string {
   let out = '"';
   for (let i = 0; i < s.length; i++) {
     const ch = s[i];
@@ -64,7 +64,7 @@ export function pyDumps(value: unknown, opts: { sortKeys?: boolean; asFloat?: (p
   if (typeof value === 'number') return Number.isInteger(value) && !opts.asFloat?.(path) ? String(value) : pyFloatRepr(value);
   if (typeof value === 'string') return pyString(value);
   if (Array.isArray(value)) return '[' + value.map((v, i) => pyDumps(v, opts, [...path, String(i)])).join(', ') + ']';
-  const keys = Object.keys(value as object);
+  const keys = Object.keys(value);
   if (opts.sortKeys) keys.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   return '{' + keys.map((k) => `${pyString(k)}: ${pyDumps((value as Record<string, unknown>)[k], opts, [...path, k])}`).join(', ') + '}';
 }

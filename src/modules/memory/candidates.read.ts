@@ -36,7 +36,7 @@ function changeRead(orgId: string, cursor: ChangeCursor | null) {
   return raw<CursorRead>`(SELECT ${columns})`.as('l');
 }
 
-const parsed = <T>(v: string | T): T => (typeof v === 'string' ? JSON.parse(v) : v);
+const parsed = <T>(v: string | T): T => (typeof v === 'string' ? (JSON.parse(v) as T) : v);
 
 /**
  * The candidate list of an agent, from the cache when the change log shows nothing written to the

@@ -12,7 +12,7 @@ const MAP_SLOT_BYTES = 40;
 const LIST_BYTES = 512;
 
 /** Heap bytes of a string: one byte per character when all are Latin-1, else two. */
-const stringBytes = (s: string) => STRING_BYTES + (/[^\u0000-\u00ff]/.test(s) ? 2 : 1) * s.length;
+const stringBytes = (s: string) => STRING_BYTES + (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.length;
 
 /**
  * The candidates of one agent (and session) in chronological order, with the words of every

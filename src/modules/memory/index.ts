@@ -1,8 +1,8 @@
 import { LifecycleResolver } from './lifecycle.resolver';
 import { MemoryResolver } from './memory.resolver';
 
-export const memoryEntities: Function[] = [];
-export const memoryResolvers: Function[] = [MemoryResolver, LifecycleResolver];
+export const memoryEntities = [] as const;
+export const memoryResolvers = [MemoryResolver, LifecycleResolver];
 
 export { CandidateCache } from './candidates.cache';
 export { forgetEpisodes, purgeExpiredFeedback } from './lifecycle.service';

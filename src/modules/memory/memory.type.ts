@@ -1,7 +1,7 @@
 import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { type Policy, POLICIES } from './policies';
 
-export const MemoryPolicyEnum = Object.fromEntries(POLICIES.map((p) => [p, p])) as { [K in Policy]: K };
+const MemoryPolicyEnum = Object.fromEntries(POLICIES.map((p) => [p, p])) as { [K in Policy]: K };
 registerEnumType(MemoryPolicyEnum, {
   name: 'MemoryPolicy',
   description: 'How memories are chosen within a token budget.',

@@ -31,7 +31,7 @@ export function tokensOf(candidates: Memory[]): Pick<Prepared, 'tokens' | 'least
 }
 
 /** Prepares candidates whose words are split on each selection. */
-export const prepare = (candidates: Memory[]): Prepared => ({ ...tokensOf(candidates), relevance: (query) => splitEach(candidates, query) });
+const prepare = (candidates: Memory[]): Prepared => ({ ...tokensOf(candidates), relevance: (query) => splitEach(candidates, query) });
 
 /** Python's `set(s.lower().split())`. */
 export const words = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter(Boolean));

@@ -14,7 +14,7 @@ export class OrgsResolver {
   @Query(() => [ApiKey], { description: "The organization's API keys, oldest first (ADMIN only)." })
   @Authorized(CAN.manageKeys)
   async apiKeys(@Ctx() ctx: Context): Promise<ApiKey[]> {
-    return (await orgs.listApiKeys(ctx.em, ctx.orgId)).map(ApiKey.from);
+    return (await orgs.listApiKeys(ctx.em, ctx.orgId)).map((k) => ApiKey.from(k));
   }
 
   @Mutation(() => CreatedApiKey, { description: 'Creates an API key in the caller organization; its token is returned once (ADMIN only).' })
@@ -34,7 +34,7 @@ export class OrgsResolver {
     const key = await orgs.revokeApiKey(ctx.em, ctx.orgId, id);
     // this instance forgets the key before answering; the others when the event reaches them
     ctx.services.keyCache.forgetKeys(new Set([key.id]));
-    await ctx.services.bus.pubsub.publish('apiKeyRevoked', { apiKeyId: key.id });
+    ctx.services.bus.pubsub.publish('apiKeyRevoked', { apiKeyId: key.id });
     return ApiKey.from(key);
   }
 }

@@ -122,7 +122,7 @@ export async function listOrganizations(em: EntityManager): Promise<{ id: string
   return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), activeKeys: Number(r.active_keys) }));
 }
 
-export async function getOrganization(em: EntityManager, orgId: string): Promise<Organization> {
+async function getOrganization(em: EntityManager, orgId: string): Promise<Organization> {
   const org = await em.findOne(Organization, { id: orgId });
   if (!org) throw notFound('organization', 'org');
   return org;

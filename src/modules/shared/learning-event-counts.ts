@@ -7,7 +7,7 @@
 
 /** the feedback types `learningAnalytics` counts */
 export const LEARNING_EVENT_TYPES = ['CORRECTION', 'CONFIRMATION', 'REJECTION'] as const;
-export const LEARNING_EVENT_TYPES_SQL = LEARNING_EVENT_TYPES.map((t) => `'${t}'`).join(', ');
+const LEARNING_EVENT_TYPES_SQL = LEARNING_EVENT_TYPES.map((t) => `'${t}'`).join(', ');
 
 /**
  * The events of the feedback rows of `rows` (alias `f`; columns org_id, created_at, feedback_type,
@@ -34,5 +34,3 @@ export const addEventCounts = (rows: string, sign: 1 | -1) => `
    ORDER BY org_id, day, kind, md5(key)::uuid
   ON CONFLICT (org_id, day, kind, key_hash) DO UPDATE SET count = c.count + EXCLUDED.count`;
 
-/** Days whose events were all deleted again (rows at count 0). */
-export const DROP_EMPTY_COUNTS = `DELETE FROM learning_event_counts WHERE org_id = ? AND count = 0`;

@@ -25,7 +25,7 @@ export function fieldNames(sets: readonly (SelectionSetNode | undefined)[], frag
 const cache = new WeakMap<FieldNode, ReadonlySet<string>>();
 
 /** The names of the fields selected under the field being resolved. */
-export function selectedFields(info: GraphQLResolveInfo): ReadonlySet<string> {
+function selectedFields(info: GraphQLResolveInfo): ReadonlySet<string> {
   const key = info.fieldNodes.length === 1 ? info.fieldNodes[0] : null;
   const known = key && cache.get(key);
   if (known) return known;

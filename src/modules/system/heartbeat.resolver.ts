@@ -5,7 +5,7 @@ import { badInput } from '../../core/errors';
  * Seconds between beats. The floor keeps a beat a keep-alive, not a load: every beat is a frame
  * sent, and a socket may hold many heartbeats.
  */
-export const HEARTBEAT_SECONDS = { min: 5, max: 3600 } as const;
+const HEARTBEAT_SECONDS = { min: 5, max: 3600 } as const;
 const RANGE = `${HEARTBEAT_SECONDS.min}..${HEARTBEAT_SECONDS.max}`;
 
 /**
@@ -49,7 +49,7 @@ export class HeartbeatResolver {
     description:
       'Server time, at once and then every `intervalSeconds`: lets a dashboard tell a quiet feed from a dead connection, and keeps idle proxies from closing the socket.',
     subscribe: ({ args }) => {
-      const seconds = args.intervalSeconds as number;
+      const { intervalSeconds: seconds } = args as { intervalSeconds: number };
       if (!Number.isInteger(seconds) || seconds < HEARTBEAT_SECONDS.min || seconds > HEARTBEAT_SECONDS.max) throw badInput('intervalSeconds', `intervalSeconds must be ${RANGE}`);
       return ticks(seconds);
     },

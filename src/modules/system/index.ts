@@ -1,3 +1,3 @@
 import { HeartbeatResolver } from './heartbeat.resolver';
 
-export const systemResolvers: Function[] = [HeartbeatResolver];
+export const systemResolvers = [HeartbeatResolver];

@@ -19,7 +19,7 @@ export type CandidateQuery = Pick<Params, 'limit' | 'boost' | 'weight' | 'minUse
  */
 const USE_SLACK = 1e-4;
 /** Above this many candidates the bank is ranked by PostgreSQL alone (bounds too loose to help). */
-export const MAX_CANDIDATES = 5000;
+const MAX_CANDIDATES = 5000;
 
 interface Interval {
   lo: number;

@@ -26,7 +26,8 @@ export async function startChild(name: string, script: string, env: Record<strin
   const proc = fork(join(__dirname, `${script}.js`), [], {
     env: { ...process.env, ...env },
     execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : process.execArgv,
-    stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     proc.once('exit', (code) => reject(new Error(`${name} exited with ${code} before it was ready`)));
     proc.on('message', (m: any) => m?.type === 'ready' && resolve(m.port));

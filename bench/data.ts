@@ -7,9 +7,17 @@ export async function loadBenchData(url: string, seeded: SeedResult): Promise<Be
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
-    const eps = await c.query(`SELECT id FROM episodes WHERE org_id = $1 AND agent_id <> $2 ORDER BY md5(id::text) LIMIT 2000`, [seeded.orgId, seeded.recallAgentId]);
-    const facts = await c.query(`SELECT id FROM facts WHERE org_id = $1 AND bank_id = $2 ORDER BY md5(id::text) LIMIT 2000`, [seeded.orgId, seeded.bankId]);
-    const fps = await c.query(`SELECT layout_fingerprint FROM layout_profiles WHERE org_id = $1 ORDER BY layout_fingerprint`, [seeded.orgId]);
+    const eps = await c.query(`SELECT id FROM episodes WHERE org_id = $1 AND agent_id <> $2 ORDER BY md5(id::text) LIMIT 2000`, [
+      seeded.orgId,
+      seeded.recallAgentId,
+    ]);
+    const facts = await c.query(`SELECT id FROM facts WHERE org_id = $1 AND bank_id = $2 ORDER BY md5(id::text) LIMIT 2000`, [
+      seeded.orgId,
+      seeded.bankId,
+    ]);
+    const fps = await c.query(`SELECT layout_fingerprint FROM layout_profiles WHERE org_id = $1 ORDER BY layout_fingerprint`, [
+      seeded.orgId,
+    ]);
     const episodeIds = eps.rows.map((r) => r.id as string);
     return {
       orgId: seeded.orgId,

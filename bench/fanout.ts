@@ -108,7 +108,14 @@ export async function runFanOut(opts: {
       }
     };
     await Promise.all(Array.from({ length: writers }, writer));
-    return { subscribers: opts.subscribers, events: opts.events, writers, ...latency(fromResponse), fromRequest: latency(fromRequest), missed };
+    return {
+      subscribers: opts.subscribers,
+      events: opts.events,
+      writers,
+      ...latency(fromResponse),
+      fromRequest: latency(fromRequest),
+      missed,
+    };
   } finally {
     await Promise.all(clients.map(async (c) => c.dispose()));
   }

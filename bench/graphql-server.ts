@@ -22,9 +22,22 @@ async function main(): Promise<void> {
   const app = await startApp(config, log, count ? { onQuery: () => void (statements += 1) } : {});
   process.on('message', (m: { type: string }) => {
     if (m.type === 'stats')
-      process.send!({ type: 'stats', statements, cpuMs: cpuMs(), indexVectors: app.factIndex?.vectors ?? 0, indexBytes: app.factIndex?.bytes ?? 0 });
+      process.send!({
+        type: 'stats',
+        statements,
+        cpuMs: cpuMs(),
+        indexVectors: app.factIndex?.vectors ?? 0,
+        indexBytes: app.factIndex?.bytes ?? 0,
+      });
   });
-  process.on('SIGTERM', () => void app.stop().then(() => process.exit(0), () => process.exit(1)));
+  process.on(
+    'SIGTERM',
+    () =>
+      void app.stop().then(
+        () => process.exit(0),
+        () => process.exit(1),
+      ),
+  );
   process.send!({ type: 'ready', port: app.server.port });
 }
 

@@ -20,10 +20,34 @@ import { fanOut, scenarios } from './scenarios';
 import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
 
-interface Args { scale: number; duration: number; warmup: number; connections: number; subscribers: number; events: number; writers: number; only: string[]; facts: number | null; dim: number | null; noRaw: boolean }
+interface Args {
+  scale: number;
+  duration: number;
+  warmup: number;
+  connections: number;
+  subscribers: number;
+  events: number;
+  writers: number;
+  only: string[];
+  facts: number | null;
+  dim: number | null;
+  noRaw: boolean;
+}
 
 function parseArgs(argv: string[]): Args {
-  const a: Args = { scale: 1, duration: 10, warmup: 2, connections: 10, subscribers: 1000, events: 20, writers: 1, only: [], facts: null, dim: null, noRaw: false };
+  const a: Args = {
+    scale: 1,
+    duration: 10,
+    warmup: 2,
+    connections: 10,
+    subscribers: 1000,
+    events: 20,
+    writers: 1,
+    only: [],
+    facts: null,
+    dim: null,
+    noRaw: false,
+  };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
     const num = () => {
@@ -42,11 +66,13 @@ function parseArgs(argv: string[]): Args {
     else if (k === '--only') {
       a.only = (v ?? '').split(',');
       i++;
-    }
-    else if (k === '--facts') a.facts = num();
+    } else if (k === '--facts') a.facts = num();
     else if (k === '--dim') a.dim = num();
     else if (k === '--no-raw') a.noRaw = true;
-    else throw new Error(`unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw)`);
+    else
+      throw new Error(
+        `unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw)`,
+      );
   }
   return a;
 }
@@ -82,7 +108,13 @@ async function openDatabase(): Promise<{ url: string; close(): Promise<void> }> 
   }
   const dir = mkdtempSync(join(tmpdir(), 'memory-loop-bench-'));
   const db = await startEmbedded(dir, await freePort(), createLogger('warn', 2));
-  return { url: db.url, close: async () => { await db.stop(); rmSync(dir, { recursive: true, force: true }); } };
+  return {
+    url: db.url,
+    close: async () => {
+      await db.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** The root fields of the schema the server runs (built in this process from the same classes). */
@@ -101,7 +133,17 @@ async function main(): Promise<void> {
   const children: Child[] = [];
   const db = await openDatabase();
   try {
-    const baseEnv = { DATABASE_URL: db.url, PORT: '0', HOST: '127.0.0.1', INIT_ORG_NAME: 'bench', INIT_ADMIN_TOKEN: token, LOG_LEVEL: 'warn', DB_POOL_MAX: poolMax, NODE_ENV: 'production', REDIS_URL: '' };
+    const baseEnv = {
+      DATABASE_URL: db.url,
+      PORT: '0',
+      HOST: '127.0.0.1',
+      INIT_ORG_NAME: 'bench',
+      INIT_ADMIN_TOKEN: token,
+      LOG_LEVEL: 'warn',
+      DB_POOL_MAX: poolMax,
+      NODE_ENV: 'production',
+      REDIS_URL: '',
+    };
     // the scenarios and the fan-out measure the server, not its budgets (the noisy tenant does)
     const gqlEnv = { ...baseEnv, ...UNBOUNDED };
     const gql = await startChild('graphql', 'graphql-server', gqlEnv);
@@ -134,7 +176,12 @@ async function main(): Promise<void> {
       const body = (i: number) => JSON.stringify({ query: s.query, variables: s.variables(data, i) });
       const targets: Target[] = [
         { name: 'graphql', url: gqlUrl, headers: { authorization: `Bearer ${token}` }, stats: () => gql.stats() },
-        { name: 'raw', url: `http://127.0.0.1:${raw.port}/${s.id}`, headers: { authorization: `Bearer ${token}` }, stats: () => raw.stats() },
+        {
+          name: 'raw',
+          url: `http://127.0.0.1:${raw.port}/${s.id}`,
+          headers: { authorization: `Bearer ${token}` },
+          stats: () => raw.stats(),
+        },
       ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw)) as Target[];
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;
@@ -158,7 +205,16 @@ async function main(): Promise<void> {
       const answers = targets.length === 2 ? await compareAnswers(s, targets, body) : undefined;
       if (answers?.firstDifference) console.log(`answers differ in ${s.title}: ${answers.firstDifference}`);
       Object.assign(res, await measureAlternating(targets, body, { ...load, connections: s.connections ?? load.connections }));
-      rows.push({ scenario: s.title, connections: s.connections ?? load.connections, firstRequestMs: firstMs, answers, graphql: res.graphql, raw: res.raw, graphqlRssMb: gql.peakRssMb(), rawRssMb: raw.peakRssMb() });
+      rows.push({
+        scenario: s.title,
+        connections: s.connections ?? load.connections,
+        firstRequestMs: firstMs,
+        answers,
+        graphql: res.graphql,
+        raw: res.raw,
+        graphqlRssMb: gql.peakRssMb(),
+        rawRssMb: raw.peakRssMb(),
+      });
       console.log(`done ${s.title}`);
     }
     const fan: Record<string, FanOutResult | string> = {};
@@ -171,10 +227,22 @@ async function main(): Promise<void> {
         const fo = { token, episodeId: data.hotEpisodeId, subscribers: args.subscribers, events: args.events, writers: args.writers };
         fan.inProcess = await runFanOut({ ...fo, subWsUrl: `ws://127.0.0.1:${gql.port}/graphql`, mutationUrl: gqlUrl });
         if (process.env.REDIS_URL) {
-          const a = await startChild('graphql-a', 'graphql-server', { ...gqlEnv, REDIS_URL: process.env.REDIS_URL, MIGRATE_ON_START: 'false' });
-          const b = await startChild('graphql-b', 'graphql-server', { ...gqlEnv, REDIS_URL: process.env.REDIS_URL, MIGRATE_ON_START: 'false' });
+          const a = await startChild('graphql-a', 'graphql-server', {
+            ...gqlEnv,
+            REDIS_URL: process.env.REDIS_URL,
+            MIGRATE_ON_START: 'false',
+          });
+          const b = await startChild('graphql-b', 'graphql-server', {
+            ...gqlEnv,
+            REDIS_URL: process.env.REDIS_URL,
+            MIGRATE_ON_START: 'false',
+          });
           children.push(a, b);
-          fan.redis = await runFanOut({ ...fo, subWsUrl: `ws://127.0.0.1:${b.port}/graphql`, mutationUrl: `http://127.0.0.1:${a.port}/graphql` });
+          fan.redis = await runFanOut({
+            ...fo,
+            subWsUrl: `ws://127.0.0.1:${b.port}/graphql`,
+            mutationUrl: `http://127.0.0.1:${a.port}/graphql`,
+          });
         } else fan.redis = 'skipped: REDIS_URL is not set';
       }
     }
@@ -200,7 +268,21 @@ async function main(): Promise<void> {
       });
     }
     progress.finish();
-    const result = { date: new Date().toISOString(), args, poolMax: Number(poolMax), node: process.version, plan: seeded.plan, seedMs: seeded.ms, scenarios: rows, recallAt10, recallIndex, fanOut: fan, noisyTenant: noisy, graphqlPeakRssMb: gql.peakRssMb(), rawPeakRssMb: raw.peakRssMb() };
+    const result = {
+      date: new Date().toISOString(),
+      args,
+      poolMax: Number(poolMax),
+      node: process.version,
+      plan: seeded.plan,
+      seedMs: seeded.ms,
+      scenarios: rows,
+      recallAt10,
+      recallIndex,
+      fanOut: fan,
+      noisyTenant: noisy,
+      graphqlPeakRssMb: gql.peakRssMb(),
+      rawPeakRssMb: raw.peakRssMb(),
+    };
     const dir = join(__dirname, '..', '..', 'bench', 'results');
     mkdirSync(dir, { recursive: true });
     const file = join(dir, `${result.date.slice(0, 19).replaceAll(':', '-')}.json`);

@@ -23,7 +23,11 @@ export interface LoadResult {
 }
 
 /** One warm-up and one measured window against one server; the body of request i is `body(i)`. */
-async function measure(t: Target, body: (i: number) => string, opts: { connections: number; warmup: number; duration: number }): Promise<LoadResult> {
+async function measure(
+  t: Target,
+  body: (i: number) => string,
+  opts: { connections: number; warmup: number; duration: number },
+): Promise<LoadResult> {
   let i = 0;
   let errors = 0;
   const run = (seconds: number) =>

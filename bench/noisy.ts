@@ -7,7 +7,9 @@ const autocannon = require('autocannon') as (opts: Record<string, unknown>) => P
 
 /** The quiet organization's request: a page of its episodes with a little context. */
 const QUIET_QUERY = `query Quiet { episodes(first: 10) { edges { node { id title feedbackCount segments { id role } } } } }`;
-const page = (first: number) => `query Heavy { episodes(first: ${first}) { edges { node { id agentId title createdAt canvasActionCount feedbackCount aggregateFeedbackScore
+const page = (
+  first: number,
+) => `query Heavy { episodes(first: ${first}) { edges { node { id agentId title createdAt canvasActionCount feedbackCount aggregateFeedbackScore
   canvasContext { id canvasType action createdAt } feedbackContext { id feedbackType score createdAt } segments { id seq role content tokenEstimate } } } } }`;
 /**
  * What the heavy key sends: the benchmark's enriched page of 20 episodes (2,860 complexity points),
@@ -19,7 +21,11 @@ const HEAVY = [
 ] as const;
 
 /** Settings that put every budget and per-key cap out of reach of the benchmark's load. */
-export const UNBOUNDED: Record<string, string> = { ...UNBOUNDED_BUDGETS, WS_SOCKETS_PER_KEY: '1000000', WS_SUBSCRIPTIONS_PER_KEY: '1000000' };
+export const UNBOUNDED: Record<string, string> = {
+  ...UNBOUNDED_BUDGETS,
+  WS_SOCKETS_PER_KEY: '1000000',
+  WS_SUBSCRIPTIONS_PER_KEY: '1000000',
+};
 
 interface Latency {
   requests: number;
@@ -56,9 +62,10 @@ export async function insertKey(dbUrl: string, orgId: string, role: string, name
   const c = new pg.Client({ connectionString: dbUrl });
   await c.connect();
   try {
-    await c.query(`INSERT INTO api_keys (id, org_id, name, role, token_hash, token_prefix) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5)`, [
-      orgId, name, role, createHash('sha256').update(token, 'utf8').digest('hex'), token.slice(0, 9),
-    ]);
+    await c.query(
+      `INSERT INTO api_keys (id, org_id, name, role, token_hash, token_prefix) VALUES (gen_random_uuid(), $1, $2, $3, $4, $5)`,
+      [orgId, name, role, createHash('sha256').update(token, 'utf8').digest('hex'), token.slice(0, 9)],
+    );
   } finally {
     await c.end();
   }
@@ -94,7 +101,13 @@ async function flood(url: string, token: string, query: string, connections: num
 }
 
 /** The quiet tenant idle, then beside the heavy key (after a second for the flood to build up). */
-async function beside(url: string, quietToken: string, heavyToken: string, query: string, o: { rate: number; connections: number; duration: number }) {
+async function beside(
+  url: string,
+  quietToken: string,
+  heavyToken: string,
+  query: string,
+  o: { rate: number; connections: number; duration: number },
+) {
   const heavy = flood(url, heavyToken, query, o.connections, o.duration + 2);
   await new Promise((r) => setTimeout(r, 1000));
   const latency = await quiet(url, quietToken, o.rate, o.duration);
@@ -121,7 +134,11 @@ export async function runNoisyTenant(o: {
   const idle = await quiet(o.budgetedUrl, o.quietToken, o.rate, o.duration);
   const runs: Beside[] = [];
   // the largest page without budgets would only repeat what the page of 20 shows
-  const plan = [[HEAVY[0], 'default'], [HEAVY[0], 'out of reach'], [HEAVY[1], 'default']] as const;
+  const plan = [
+    [HEAVY[0], 'default'],
+    [HEAVY[0], 'out of reach'],
+    [HEAVY[1], 'default'],
+  ] as const;
   for (const [heavy, budgets] of plan) {
     const url = budgets === 'default' ? o.budgetedUrl : o.unbudgetedUrl;
     runs.push({ sends: heavy.name, budgets, ...(await beside(url, o.quietToken, o.heavyToken, heavy.query, load)) });

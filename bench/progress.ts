@@ -78,7 +78,9 @@ export function benchSteps(
 ): Step[] {
   const chosen = (id: string) => !a.only.length || a.only.includes(id);
   const steps: Step[] = [{ id: 'seed', title: 'seeding', nominalMs: 70_000 * Math.max(a.scale, (a.facts ?? 0) / 100_000), paced: false }];
-  for (const s of scenarios) if (chosen(s.id)) steps.push({ id: s.id, title: s.title, nominalMs: (s.raw !== false && !a.noRaw ? 2 : 1) * (a.warmup + a.duration) * 1000 });
+  for (const s of scenarios)
+    if (chosen(s.id))
+      steps.push({ id: s.id, title: s.title, nominalMs: (s.raw !== false && !a.noRaw ? 2 : 1) * (a.warmup + a.duration) * 1000 });
   if (chosen(fanOut.id)) steps.push({ id: fanOut.id, title: '9 feedbackAdded fan-out', nominalMs: (redis ? 2 : 1) * 15_000 });
   if (chosen('noisy-tenant')) steps.push({ id: 'noisy-tenant', title: 'noisy tenant', nominalMs: (19 + 4 * a.duration) * 1000 });
   return steps;
@@ -121,7 +123,9 @@ export function reportingRows(c: pg.Client, out: (line: string) => void = write)
           total += rows;
           const s = (Date.now() - t0) / 1000;
           const rate = (n: number, secs: number) => Math.round(n / Math.max(secs, 0.001)).toLocaleString('en-US');
-          out(`seed: ${table} +${rows.toLocaleString('en-US')} rows in ${s.toFixed(1)} s (${rate(rows, s)} rows/s); ${total.toLocaleString('en-US')} rows in ${duration(Date.now() - started)} (${rate(total, (Date.now() - started) / 1000)} rows/s)`);
+          out(
+            `seed: ${table} +${rows.toLocaleString('en-US')} rows in ${s.toFixed(1)} s (${rate(rows, s)} rows/s); ${total.toLocaleString('en-US')} rows in ${duration(Date.now() - started)} (${rate(total, (Date.now() - started) / 1000)} rows/s)`,
+          );
         }
         return r;
       };

@@ -85,13 +85,15 @@ async function main(): Promise<void> {
     poolMax: Number(process.env.DB_POOL_MAX ?? 10),
   });
   process.on('message', (m: { type: string }) => {
-    if (m.type === 'stats') process.send!({ type: 'stats', statements: raw.statements(), cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000 });
+    if (m.type === 'stats')
+      process.send!({ type: 'stats', statements: raw.statements(), cpuMs: (process.cpuUsage().user + process.cpuUsage().system) / 1000 });
   });
   process.on('SIGTERM', () => void raw.close().then(() => process.exit(0)));
   process.send!({ type: 'ready', port: raw.port });
 }
 
-if (require.main === module) main().catch((err) => {
-  process.stderr.write(`raw server failed: ${String(err)}\n`);
-  process.exit(1);
-});
+if (require.main === module)
+  main().catch((err) => {
+    process.stderr.write(`raw server failed: ${String(err)}\n`);
+    process.exit(1);
+  });

@@ -45,14 +45,27 @@ async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
   const ids = `{${eps.map((e) => e.id).join(',')}}`;
   // the newest 100 per episode, as the server's loaders keep by default
   const newest = (order: string) => newestPerEpisode(order, LIMITS.subListDefault);
-  const [canvasW, feedbackW, segmentsW] = [newest('c.created_at DESC, c.id DESC'), newest('fb.created_at DESC, fb.id DESC'), newest('seq DESC')];
+  const [canvasW, feedbackW, segmentsW] = [
+    newest('c.created_at DESC, c.id DESC'),
+    newest('fb.created_at DESC, fb.id DESC'),
+    newest('seq DESC'),
+  ];
   const [canvas, fb, segs] = await Promise.all([
-    q(`SELECT * FROM (SELECT ${CANVAS_BRIEF_COLUMNS}${canvasW.select} FROM canvas_audits c
-                       WHERE c.org_id = $1 AND c.episode_id = ANY($2::uuid[])) x ${canvasW.where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
-    q(`SELECT * FROM (SELECT ${FEEDBACK_BRIEF_COLUMNS}${feedbackW.select} FROM feedback fb
-                       WHERE fb.org_id = $1 AND fb.episode_id = ANY($2::uuid[])) x ${feedbackW.where} ORDER BY episode_id, created_at, id`, [orgId, ids]),
-    q(`SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${segmentsW.select}
-                       FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[])) s ${segmentsW.where} ORDER BY episode_id, seq`, [orgId, ids]),
+    q(
+      `SELECT * FROM (SELECT ${CANVAS_BRIEF_COLUMNS}${canvasW.select} FROM canvas_audits c
+                       WHERE c.org_id = $1 AND c.episode_id = ANY($2::uuid[])) x ${canvasW.where} ORDER BY episode_id, created_at, id`,
+      [orgId, ids],
+    ),
+    q(
+      `SELECT * FROM (SELECT ${FEEDBACK_BRIEF_COLUMNS}${feedbackW.select} FROM feedback fb
+                       WHERE fb.org_id = $1 AND fb.episode_id = ANY($2::uuid[])) x ${feedbackW.where} ORDER BY episode_id, created_at, id`,
+      [orgId, ids],
+    ),
+    q(
+      `SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${segmentsW.select}
+                       FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[])) s ${segmentsW.where} ORDER BY episode_id, seq`,
+      [orgId, ids],
+    ),
   ]);
   const c = groupBy(canvas, 'episode_id');
   const f = groupBy(fb, 'episode_id');
@@ -65,8 +78,18 @@ async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
     canvasActionCount: e.canvas_action_count,
     feedbackCount: e.feedback_count,
     aggregateFeedbackScore: aggregate(e),
-    canvasContext: (c.get(e.id) ?? []).map((r) => ({ id: r.id, canvasType: r.canvas_type, action: r.action, createdAt: iso(r.created_at) })),
-    feedbackContext: (f.get(e.id) ?? []).map((r) => ({ id: r.id, feedbackType: r.feedback_type, score: r.score === null ? null : Number(r.score), createdAt: iso(r.created_at) })),
+    canvasContext: (c.get(e.id) ?? []).map((r) => ({
+      id: r.id,
+      canvasType: r.canvas_type,
+      action: r.action,
+      createdAt: iso(r.created_at),
+    })),
+    feedbackContext: (f.get(e.id) ?? []).map((r) => ({
+      id: r.id,
+      feedbackType: r.feedback_type,
+      score: r.score === null ? null : Number(r.score),
+      createdAt: iso(r.created_at),
+    })),
     segments: (s.get(e.id) ?? []).map((r) => ({ id: r.id, seq: r.seq, role: r.role, content: r.content, tokenEstimate: r.token_estimate })),
   }));
 }
@@ -107,13 +130,19 @@ async function learningAnalytics(q: Q, orgId: string, v: Row): Promise<Row> {
     q(series.sql, [...series.parameters]),
     q(profiles.sql, [...profiles.parameters]).then(async (rows) => {
       if (rows.length === 0) return [];
-      const c = layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint)).compile();
+      const c = layoutCountsStatement(
+        orgId,
+        rows.map((r) => r.layout_fingerprint),
+      ).compile();
       const counts = new Map((await q(c.sql, [...c.parameters])).map((r) => [r.fp, r]));
       return rows.map((r) => {
         const n = counts.get(r.layout_fingerprint);
         return {
-          layoutFingerprint: r.layout_fingerprint, seenCount: r.seen_count, exampleCount: n?.examples ?? 0,
-          correctionRate: r.seen_count > 0 ? Math.min(1, (n?.corrected_docs ?? 0) / r.seen_count) : 0, lastSeenAt: r.last_seen_at,
+          layoutFingerprint: r.layout_fingerprint,
+          seenCount: r.seen_count,
+          exampleCount: n?.examples ?? 0,
+          correctionRate: r.seen_count > 0 ? Math.min(1, (n?.corrected_docs ?? 0) / r.seen_count) : 0,
+          lastSeenAt: r.last_seen_at,
         };
       });
     }),
@@ -128,7 +157,8 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     return (await pool.query(sql, params)).rows;
   };
   const handlers: Record<string, (orgId: string, v: Row) => Promise<unknown>> = {
-    viewer: (orgId, v) => Promise.resolve({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
+    viewer: (orgId, v) =>
+      Promise.resolve({ orgId, apiKeyId: v.viewer.id, apiKeyName: v.viewer.name, role: v.viewer.role, orgName: v.viewer.org_name }),
     episodes: async (orgId, v) => {
       const first = v.first ?? 20;
       const eps = await q(
@@ -169,7 +199,13 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
     // the server's statement (its dimension check included)
     'recall-episodes': async (orgId, v) => {
       const lambda = loadConfig({ DECAY_LAMBDA: process.env.DECAY_LAMBDA }).decayLambda;
-      const [sql, params] = episodeRankingStatement(orgId, lambda, { agentId: v.agentId, query: v.query, emb: v.emb ?? null, limit: 10, since: null });
+      const [sql, params] = episodeRankingStatement(orgId, lambda, {
+        agentId: v.agentId,
+        query: v.query,
+        emb: v.emb ?? null,
+        limit: 10,
+        since: null,
+      });
       return (await q(numbered(sql), params)).map((r) => ({ episode: { id: r.id }, relevance: Number(r.relevance) }));
     },
     // the server's candidates statement, read afresh on every request (the server caches the list
@@ -179,10 +215,21 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const k = { orgId, agentId: i.agentId, sessionId: i.sessionId || null, maxCandidates: i.maxCandidates ?? 2000 };
       const [row] = await q(numbered(`SELECT ${candidatesColumn(k)}`), candidateBindings(k));
       const cands = (row.candidates as CandidateRow[]).map(([id, episodeId, role, content, createdAt, tokenEstimate]) => ({
-        id, episodeId, role, content, createdAt: iso(createdAt), tokenEstimate: Number(tokenEstimate),
+        id,
+        episodeId,
+        role,
+        content,
+        createdAt: iso(createdAt),
+        tokenEstimate: Number(tokenEstimate),
       }));
       const entries = selectMemories('FOVEATED', cands, i.query, i.tokenBudget);
-      return { entries, tokenEstimate: entries.reduce((a, e) => a + e.tokenEstimate, 0), policy: 'FOVEATED', candidatesConsidered: cands.length, memoriesSelected: entries.length };
+      return {
+        entries,
+        tokenEstimate: entries.reduce((a, e) => a + e.tokenEstimate, 0),
+        policy: 'FOVEATED',
+        candidatesConsidered: cands.length,
+        memoriesSelected: entries.length,
+      };
     },
   };
   return handlers;

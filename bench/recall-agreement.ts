@@ -21,8 +21,12 @@ export async function compareRecall(targets: Target[], data: BenchData, queries 
       targets.map(async (t) => {
         const res = await fetch(t.url, { method: 'POST', headers: { 'content-type': 'application/json', ...t.headers }, body });
         // the GraphQL answer, or the raw baseline's rows
-        const json = (await res.json()) as { data?: { recall: { fact: { id: string }; finalScore: number }[] } | { id: string; final: number }[] };
-        const rows = Array.isArray(json.data) ? json.data.map((r) => ({ id: r.id, score: Number(r.final) })) : (json.data?.recall ?? []).map((r) => ({ id: r.fact.id, score: r.finalScore }));
+        const json = (await res.json()) as {
+          data?: { recall: { fact: { id: string }; finalScore: number }[] } | { id: string; final: number }[];
+        };
+        const rows = Array.isArray(json.data)
+          ? json.data.map((r) => ({ id: r.id, score: Number(r.final) }))
+          : (json.data?.recall ?? []).map((r) => ({ id: r.fact.id, score: r.finalScore }));
         return rows;
       }),
     );

@@ -40,15 +40,27 @@ const CONTEXT = `id agentId title createdAt canvasActionCount feedbackCount aggr
 const pick = <T>(xs: T[], i: number): T => xs[i % xs.length];
 
 const MEMORY_CONTEXT = `query Bench8($input: MemoryContextInput!) { memoryContext(input: $input) { entries { id episodeId role content createdAt tokenEstimate } tokenEstimate policy candidatesConsidered memoriesSelected } }`;
-const memoryContextVariables = (d: BenchData, i: number) => ({ input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 } });
+const memoryContextVariables = (d: BenchData, i: number) => ({
+  input: { agentId: d.agentId, query: `topic-${i % 50} words match`, tokenBudget: 4000, mode: 'FOVEATED', maxCandidates: 2000 },
+});
 
 const RECALL_EPISODES = `query Bench13($agentId: String!, $query: String!, $emb: [Float!]) { recallEpisodes(agentId: $agentId, query: $query, queryEmbedding: $emb, limit: 10) {
   episode { id title createdAt } relevance recency baseScore canvasBoost feedbackBoost finalScore } }`;
-const recallEpisodesVariables = (d: BenchData, i: number) => ({ agentId: d.recallAgentId, query: `topic ${i % 50}`, emb: queryEmbedding(d.embeddingDim, i % 100) });
+const recallEpisodesVariables = (d: BenchData, i: number) => ({
+  agentId: d.recallAgentId,
+  query: `topic ${i % 50}`,
+  emb: queryEmbedding(d.embeddingDim, i % 100),
+});
 
 const RECALL = `query Bench7($input: RecallInput!) { recall(input: $input) { fact { id text usefulness } semanticScore usefulnessScore usefulnessSource finalScore } }`;
 export const recallVariables = (d: BenchData, i: number) => ({
-  input: { bankId: d.bankId, query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100), limit: 10, boostByUsefulness: true },
+  input: {
+    bankId: d.bankId,
+    query: `topic ${i % 50} details`,
+    queryEmbedding: queryEmbedding(d.embeddingDim, i % 100),
+    limit: 10,
+    boostByUsefulness: true,
+  },
 });
 
 /** A deterministic pseudo-random unit vector (the same i gives the same query in both servers). */
@@ -145,7 +157,14 @@ const base: Scenario[] = [
     raw: false,
     query: `mutation Bench10($inputs: [FactInput!]!) { upsertFacts(inputs: $inputs) { id } }`,
     variables: (d, i) => ({
-      inputs: [{ bankId: d.bankId, text: `bench fact ${i} about topic ${i % 50}`, externalId: `bench-${process.pid}-${i}`, embedding: queryEmbedding(d.embeddingDim, 1000 + i) }],
+      inputs: [
+        {
+          bankId: d.bankId,
+          text: `bench fact ${i} about topic ${i % 50}`,
+          externalId: `bench-${process.pid}-${i}`,
+          embedding: queryEmbedding(d.embeddingDim, 1000 + i),
+        },
+      ],
     }),
   },
   {
@@ -156,7 +175,14 @@ const base: Scenario[] = [
     raw: false,
     query: `mutation Bench11($signals: [SignalInput!]!) { submitSignals(signals: $signals) { id usefulness } }`,
     variables: (d, i) => ({
-      signals: [{ factId: pick(d.factIds, i * 7919), signalType: (['USED', 'IGNORED', 'HELPFUL'] as const)[i % 3], query: `topic ${i % 50} details`, queryEmbedding: queryEmbedding(d.embeddingDim, i % 100) }],
+      signals: [
+        {
+          factId: pick(d.factIds, i * 7919),
+          signalType: (['USED', 'IGNORED', 'HELPFUL'] as const)[i % 3],
+          query: `topic ${i % 50} details`,
+          queryEmbedding: queryEmbedding(d.embeddingDim, i % 100),
+        },
+      ],
     }),
   },
   {
@@ -191,7 +217,11 @@ const base: Scenario[] = [
     query: `mutation Bench14($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }`,
     variables: (d, i) => ({
       input: {
-        agentId: BENCH_WRITER_AGENT, sessionId: `writer-${i % 100}`, title: `Episode ${i}`, task: `Explain topic ${i % 50}`, embedding: queryEmbedding(d.embeddingDim, i),
+        agentId: BENCH_WRITER_AGENT,
+        sessionId: `writer-${i % 100}`,
+        title: `Episode ${i}`,
+        task: `Explain topic ${i % 50}`,
+        embedding: queryEmbedding(d.embeddingDim, i),
         segments: [0, 1, 2].map((k) => ({ role: k % 2 ? 'assistant' : 'user', content: `turn ${k} about topic-${i % 50}` })),
       },
     }),
@@ -205,7 +235,9 @@ const ONE_CONNECTION: Record<string, string> = {
   'recall-episodes': '13b recallEpisodes with a query embedding, one connection (latency)',
 };
 
-export const scenarios: Scenario[] = base.flatMap((s) => (ONE_CONNECTION[s.id] ? [s, { ...s, id: `${s.id}-1`, title: ONE_CONNECTION[s.id], connections: 1 }] : [s]));
+export const scenarios: Scenario[] = base.flatMap((s) =>
+  ONE_CONNECTION[s.id] ? [s, { ...s, id: `${s.id}-1`, title: ONE_CONNECTION[s.id], connections: 1 }] : [s],
+);
 
 /** Scenario 9: the subscription every fan-out client opens, and the mutation that triggers it. */
 export const fanOut = {

@@ -191,7 +191,10 @@ async function seedFacts(c: pg.ClientBase, orgId: string, p: SeedPlan): Promise<
     [orgId, BENCH_BANK, p.embeddingDim, ACTOR_ID],
   );
   // the organization's embedding dimension, as the first upsertFacts with embeddings records it
-  await c.query('INSERT INTO fact_embedding_dimensions (org_id, dimension) VALUES ($1, $2) ON CONFLICT (org_id) DO NOTHING', [orgId, p.embeddingDim]);
+  await c.query('INSERT INTO fact_embedding_dimensions (org_id, dimension) VALUES ($1, $2) ON CONFLICT (org_id) DO NOTHING', [
+    orgId,
+    p.embeddingDim,
+  ]);
 }
 
 /**
@@ -206,7 +209,8 @@ export async function seed(url: string, scale: number, orgId?: string, overrides
   await c.connect();
   try {
     await c.query('BEGIN');
-    const main = orgId ?? (await c.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`)).rows[0].id;
+    const main =
+      orgId ?? (await c.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'bench') RETURNING id`)).rows[0].id;
     const other = (await c.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'bench-other') RETURNING id`)).rows[0].id;
     await seedEpisodes(c, main, plan, plan.episodes);
     await seedEpisodes(c, other, plan, Math.max(1, Math.round(plan.episodes / 10)));
@@ -218,7 +222,15 @@ export async function seed(url: string, scale: number, orgId?: string, overrides
     await c.query('COMMIT');
     // as autovacuum leaves a table that has settled: statistics, and visibility maps for index-only scans
     await c.query('VACUUM ANALYZE');
-    return { plan, orgId: main, otherOrgId: other, bankId: BENCH_BANK, agentId: BENCH_AGENT, recallAgentId: BENCH_RECALL_AGENT, ms: Date.now() - started };
+    return {
+      plan,
+      orgId: main,
+      otherOrgId: other,
+      bankId: BENCH_BANK,
+      agentId: BENCH_AGENT,
+      recallAgentId: BENCH_RECALL_AGENT,
+      ms: Date.now() - started,
+    };
   } catch (err) {
     await c.query('ROLLBACK').catch(() => undefined);
     throw err;

@@ -36,7 +36,8 @@ const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const numberOf = (scenario: string) => scenario.split(' ')[0];
 const isOneConnection = (r: Row) => r.connections === 1 || /, 1 connection$/.test(r.scenario);
 
-const agreement = (s: Row) => (s.answers ? `${s.answers.same}/${s.answers.requests}${s.answers.compared === 'shape' ? ' (shape)' : ''}` : '-');
+const agreement = (s: Row) =>
+  s.answers ? `${s.answers.same}/${s.answers.requests}${s.answers.compared === 'shape' ? ' (shape)' : ''}` : '-';
 
 function loadTable(r: Results): string[] {
   // runs that compared the two servers' answers say how many agreed
@@ -96,25 +97,42 @@ function fanOutTable(runs: { file: string; r: Results }[]): string[] {
 }
 
 function noisyTable(runs: { file: string; r: Results }[]): string[] {
-  const lines = ["| quiet organization's page, while | p50 / p99 ms | p99 vs idle | heavy key: sent / served / refused |", '|---|---:|---:|---:|'];
+  const lines = [
+    "| quiet organization's page, while | p50 / p99 ms | p99 vs idle | heavy key: sent / served / refused |",
+    '|---|---:|---:|---:|',
+  ];
   for (const { r } of runs) {
     const n = r.noisyTenant;
     if (!n) continue;
     const vsIdle = (p99: number) => `${fixed(p99 / Math.max(n.idle.p99, 1), 2)}x`;
     lines.push(`| nothing else runs | ${ms(n.idle.p50)} / ${ms(n.idle.p99)} | ${vsIdle(n.idle.p99)} | - |`);
-    for (const b of n.beside) lines.push(`| the heavy key sends ${b.sends}, budgets ${b.budgets} | ${ms(b.p50)} / ${ms(b.p99)} | ${vsIdle(b.p99)} | ${b.heavy.requests} / ${b.heavy.served} / ${b.heavy.refused} |`);
+    for (const b of n.beside)
+      lines.push(
+        `| the heavy key sends ${b.sends}, budgets ${b.budgets} | ${ms(b.p50)} / ${ms(b.p99)} | ${vsIdle(b.p99)} | ${b.heavy.requests} / ${b.heavy.served} / ${b.heavy.refused} |`,
+      );
   }
   return lines;
 }
 
 /** The table a marker's parameters describe, from the results files in bench/results. */
 export function renderTable(params: string, read: (file: string) => Results = readResults): string {
-  const p = Object.fromEntries(params.trim().split(/\s+/).map((kv) => kv.split('=') as [string, string]));
+  const p = Object.fromEntries(
+    params
+      .trim()
+      .split(/\s+/)
+      .map((kv) => kv.split('=') as [string, string]),
+  );
   if (!p.files) throw new Error(`bench-table without files: ${params}`);
   const only = p.only ? new Set(p.only.split(',')) : null;
   const runs = p.files.split(',').map((file) => {
     const r = read(file);
-    return { file, r: { ...r, scenarios: r.scenarios.filter((s) => !only || only.has(numberOf(s.scenario)) || only.has(numberOf(s.scenario).replace(/b$/, ''))) } };
+    return {
+      file,
+      r: {
+        ...r,
+        scenarios: r.scenarios.filter((s) => !only || only.has(numberOf(s.scenario)) || only.has(numberOf(s.scenario).replace(/b$/, ''))),
+      },
+    };
   });
   const kind = p.kind ?? 'load';
   if (kind === 'load') return runs.flatMap(({ r }) => loadTable(r)).join('\n');
@@ -130,7 +148,10 @@ export function readResults(file: string): Results {
 
 /** The document with every marked table generated anew. */
 export function renderDocument(text: string, read: (file: string) => Results = readResults): string {
-  return text.replace(MARKER, (_all, open: string, params: string, _old: string, close: string) => `${open}${renderTable(params, read)}\n${close}`);
+  return text.replace(
+    MARKER,
+    (_all, open: string, params: string, _old: string, close: string) => `${open}${renderTable(params, read)}\n${close}`,
+  );
 }
 
 if (require.main === module) {

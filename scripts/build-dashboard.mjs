@@ -58,7 +58,9 @@ export async function buildDashboard(root, { force = false } = {}) {
   await Promise.all(
     (await readdir(assets))
       .filter((f) => /\.(js|css)$/.test(f))
-      .map(async (f) => writeFile(join(assets, `${f}.gz`), await gzipped(await readFile(join(assets, f)), { level: constants.Z_BEST_COMPRESSION }))),
+      .map(async (f) =>
+        writeFile(join(assets, `${f}.gz`), await gzipped(await readFile(join(assets, f)), { level: constants.Z_BEST_COMPRESSION })),
+      ),
   );
   await writeFile(stamp, new Date().toISOString());
   return { skipped: false, ms: Math.round(performance.now() - started) };

@@ -13,7 +13,11 @@ const dirs = ['src', 'scripts', 'bench'];
 
 async function* walk(dir) {
   let entries;
-  try { entries = await readdir(dir, { withFileTypes: true }); } catch { return; }
+  try {
+    entries = await readdir(dir, { withFileTypes: true });
+  } catch {
+    return;
+  }
   for (const e of entries) {
     const p = join(dir, e.name);
     if (e.isDirectory()) yield* walk(p);
@@ -36,13 +40,15 @@ const jobs = [];
 for (const d of dirs) {
   for await (const file of walk(join(root, d))) {
     const target = join(out, relative(root, file)).replace(/\.ts$/, '.js');
-    jobs.push((async () => {
-      const [src, dst] = await Promise.all([stat(file), stat(target).catch(() => null)]);
-      if (dst && dst.mtimeMs >= src.mtimeMs) return;
-      const { code } = await transformFile(file, options);
-      await mkdir(dirname(target), { recursive: true });
-      await writeFile(target, code);
-    })());
+    jobs.push(
+      (async () => {
+        const [src, dst] = await Promise.all([stat(file), stat(target).catch(() => null)]);
+        if (dst && dst.mtimeMs >= src.mtimeMs) return;
+        const { code } = await transformFile(file, options);
+        await mkdir(dirname(target), { recursive: true });
+        await writeFile(target, code);
+      })(),
+    );
   }
 }
 await Promise.all(jobs);

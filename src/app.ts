@@ -18,7 +18,11 @@ export interface Database {
 }
 
 /** The database of this configuration (embedded or DATABASE_URL), migrated when asked to. */
-export async function openDatabase(config: Config, log: Logger, opts: { migrate: boolean; onQuery?: (sql: string) => void }): Promise<Database> {
+export async function openDatabase(
+  config: Config,
+  log: Logger,
+  opts: { migrate: boolean; onQuery?: (sql: string) => void },
+): Promise<Database> {
   const embedded = config.databaseUrl === null ? await startEmbedded(config.dataDir, config.embeddedPgPort, log) : null;
   const orm = await initOrm({
     clientUrl: embedded ? embedded.url : (config.databaseUrl as string),
@@ -76,7 +80,10 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
     const keyCache = new KeyCache(config.keyCacheTtlMs);
     const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex, memoryCache, keyCache }, config.port, config.host);
     // the change log that in-process caches read is kept for an hour
-    const pruning = setInterval(() => void pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')), 5 * 60_000);
+    const pruning = setInterval(
+      () => void pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')),
+      5 * 60_000,
+    );
     pruning.unref();
     let stopping: Promise<void> | null = null;
     return {
@@ -91,7 +98,11 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(pruning);
-          for (const [step, run] of [['server', () => server.stop()], ['event bus', () => bus.close()], ['database', () => db.close()]] as const) {
+          for (const [step, run] of [
+            ['server', () => server.stop()],
+            ['event bus', () => bus.close()],
+            ['database', () => db.close()],
+          ] as const) {
             try {
               await run();
             } catch (err) {

@@ -80,7 +80,10 @@ export interface Config {
 }
 
 export class ConfigError extends Error {
-  constructor(readonly variable: string, message: string) {
+  constructor(
+    readonly variable: string,
+    message: string,
+  ) {
     super(`invalid ${variable}: ${message}`);
   }
 }
@@ -164,7 +167,10 @@ export function loadConfig(env: Env = process.env): Config {
   const initOrgName = str(env, 'INIT_ORG_NAME');
   const initAdminToken = str(env, 'INIT_ADMIN_TOKEN');
   if ((initOrgName === null) !== (initAdminToken === null)) {
-    throw new ConfigError(initOrgName === null ? 'INIT_ORG_NAME' : 'INIT_ADMIN_TOKEN', 'INIT_ORG_NAME and INIT_ADMIN_TOKEN must be set together');
+    throw new ConfigError(
+      initOrgName === null ? 'INIT_ORG_NAME' : 'INIT_ADMIN_TOKEN',
+      'INIT_ORG_NAME and INIT_ADMIN_TOKEN must be set together',
+    );
   }
   if (initAdminToken !== null && initAdminToken.length < 32) {
     throw new ConfigError('INIT_ADMIN_TOKEN', 'must be at least 32 characters');

@@ -29,7 +29,10 @@ async function main(): Promise<void> {
       );
     }
   }
-  log.info({ url: `http://localhost:${app.server.port}/graphql`, startupMs: Math.round(performance.now() - started) }, 'memory-loop is serving');
+  log.info(
+    { url: `http://localhost:${app.server.port}/graphql`, startupMs: Math.round(performance.now() - started) },
+    'memory-loop is serving',
+  );
 
   let signals = 0;
   const shutdown = (signal: string) => {

@@ -127,7 +127,7 @@ describe('WebSocket authentication', () => {
     expect((await wsClient(s.wsUrl, key.token).closed).code).toBe(4403);
   });
 
-  it('closes a socket whose key is revoked behind the server\'s back (periodic re-check)', async () => {
+  it("closes a socket whose key is revoked behind the server's back (periodic re-check)", async () => {
     const key = await s.createKey(orgA.orgId, 'VIEWER');
     const c = wsClient(s.wsUrl, key.token);
     await wsOnce(c, ViewerDocument);

@@ -60,8 +60,14 @@ describe('benchmark progress', () => {
 describe('insertTarget', () => {
   it('names the table of the statement, or of the first inserting CTE under a query', () => {
     expect(insertTarget('INSERT INTO facts (id) SELECT 1')).toBe('facts');
-    expect(insertTarget('WITH c AS (INSERT INTO contexts (id) SELECT 1 RETURNING id) INSERT INTO signals (id) SELECT id FROM c')).toBe('signals');
-    expect(insertTarget('WITH f AS (INSERT INTO feedback (id) SELECT 1 RETURNING id), c AS (INSERT INTO counts (n) SELECT 1) SELECT count(*) FROM f')).toBe('feedback');
+    expect(insertTarget('WITH c AS (INSERT INTO contexts (id) SELECT 1 RETURNING id) INSERT INTO signals (id) SELECT id FROM c')).toBe(
+      'signals',
+    );
+    expect(
+      insertTarget(
+        'WITH f AS (INSERT INTO feedback (id) SELECT 1 RETURNING id), c AS (INSERT INTO counts (n) SELECT 1) SELECT count(*) FROM f',
+      ),
+    ).toBe('feedback');
     expect(insertTarget('SELECT 1')).toBeUndefined();
   });
 });

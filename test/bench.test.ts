@@ -46,7 +46,9 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const o = seeded.orgId;
     expect(await count('episodes', o, `agent_id <> '${seeded.recallAgentId}'`)).toBe(100);
     // the recall agent's episodes: embeddings of the bench's dimension, no segments
-    expect(await count('episodes', o, `agent_id = '${seeded.recallAgentId}' AND array_length(embedding, 1) = 64 AND embedding_norm_sq > 0`)).toBe(100);
+    expect(
+      await count('episodes', o, `agent_id = '${seeded.recallAgentId}' AND array_length(embedding, 1) = 64 AND embedding_norm_sq > 0`),
+    ).toBe(100);
     expect(await count('episode_segments', o)).toBe(100 * 10);
     expect(await count('canvas_audits', o)).toBe(100 * 5);
     expect(await count('feedback', o, 'episode_id IS NOT NULL')).toBe(100 * 3);
@@ -57,9 +59,15 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const signalled = await count('facts', o, 'signal_count > 0');
     expect(signalled).toBeGreaterThan(800);
     expect(await count('fact_query_contexts', o, 'array_length(query_embedding, 1) = 64')).toBe(signalled);
-    expect(await count('fact_signals', o)).toBe(Number((await db.query('SELECT sum(signal_count) AS n FROM facts WHERE org_id = $1', [o])).rows[0].n));
+    expect(await count('fact_signals', o)).toBe(
+      Number((await db.query('SELECT sum(signal_count) AS n FROM facts WHERE org_id = $1', [o])).rows[0].n),
+    );
     expect(Number((await db.query(`SELECT count(DISTINCT agent_id) n FROM episodes WHERE org_id = $1`, [o])).rows[0].n)).toBe(10 + 1);
-    expect(Number((await db.query(`SELECT count(*) n FROM organizations WHERE id = ANY($1::uuid[])`, [`{${o},${seeded.otherOrgId}}`])).rows[0].n)).toBe(2);
+    expect(
+      Number(
+        (await db.query(`SELECT count(*) n FROM organizations WHERE id = ANY($1::uuid[])`, [`{${o},${seeded.otherOrgId}}`])).rows[0].n,
+      ),
+    ).toBe(2);
     expect(await count('episodes', seeded.otherOrgId)).toBe(10);
   });
 
@@ -72,13 +80,22 @@ describe('benchmark smoke run (scale 0.01)', () => {
            OR abs(e.feedback_score_sum - (SELECT COALESCE(sum(score), 0) FROM feedback f WHERE f.org_id = e.org_id AND f.episode_id = e.id)) > 1e-9`,
     );
     expect(drift.rowCount).toBe(0);
-    const e = (await db.query(`SELECT canvas_action_count, feedback_count, feedback_score_count FROM episodes WHERE org_id = $1 AND agent_id <> $2 LIMIT 1`, [seeded.orgId, seeded.recallAgentId])).rows[0];
+    const e = (
+      await db.query(
+        `SELECT canvas_action_count, feedback_count, feedback_score_count FROM episodes WHERE org_id = $1 AND agent_id <> $2 LIMIT 1`,
+        [seeded.orgId, seeded.recallAgentId],
+      )
+    ).rows[0];
     expect(e).toEqual({ canvas_action_count: 5, feedback_count: 3, feedback_score_count: 3 });
   });
 
   const post = async (id: string, body: unknown, auth = `Bearer ${token}`) => {
-    const res = await fetch(`http://127.0.0.1:${raw.port}/${id}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: auth }, body: JSON.stringify(body) });
-    return { status: res.status, json: (await res.json()) };
+    const res = await fetch(`http://127.0.0.1:${raw.port}/${id}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: auth },
+      body: JSON.stringify(body),
+    });
+    return { status: res.status, json: await res.json() };
   };
 
   it('answers every scenario from the raw baseline (those it has)', async () => {
@@ -128,7 +145,9 @@ describe('benchmark smoke run (scale 0.01)', () => {
   });
 
   it('recalls what the server recalls: the seeded embeddings count, with the same ranking', async () => {
-    expect((await db.query('SELECT dimension FROM fact_embedding_dimensions WHERE org_id = $1', [seeded.orgId])).rows).toEqual([{ dimension: 64 }]);
+    expect((await db.query('SELECT dimension FROM fact_embedding_dimensions WHERE org_id = $1', [seeded.orgId])).rows).toEqual([
+      { dimension: 64 },
+    ]);
     const variables = scenarios.find((s) => s.id === 'recall')!.variables(data, 5) as { input: RecallInput };
     const server = await startTestServer({ dbUrl: url });
     try {
@@ -149,11 +168,22 @@ describe('benchmark smoke run (scale 0.01)', () => {
   });
 
   it("ranks the recall agent's episodes as the server does, by cosine with their embeddings", async () => {
-    const variables = scenarios.find((s) => s.id === 'recall-episodes')!.variables(data, 4) as { agentId: string; query: string; emb: number[] };
+    const variables = scenarios.find((s) => s.id === 'recall-episodes')!.variables(data, 4) as {
+      agentId: string;
+      query: string;
+      emb: number[];
+    };
     expect(variables.agentId).toBe(seeded.recallAgentId);
     const server = await startTestServer({ dbUrl: url });
     try {
-      const got = (await gqlOk(server.url, RecallEpisodesDocument, { agentId: variables.agentId, query: variables.query, queryEmbedding: variables.emb }, token)).recallEpisodes;
+      const got = (
+        await gqlOk(
+          server.url,
+          RecallEpisodesDocument,
+          { agentId: variables.agentId, query: variables.query, queryEmbedding: variables.emb },
+          token,
+        )
+      ).recallEpisodes;
       const want = (await post('recall-episodes', { variables })).json.data as { episode: { id: string }; relevance: number }[];
       expect(got).toHaveLength(10);
       expect(got.map((r) => r.episode.id)).toEqual(want.map((r) => r.episode.id));
@@ -162,7 +192,10 @@ describe('benchmark smoke run (scale 0.01)', () => {
       const e = (embedding as string[]).map(Number);
       const q = variables.emb;
       const dot = e.reduce((a, x, k) => a + x * q[k], 0);
-      expect(got[0].relevance).toBeCloseTo(Math.max(0, dot / Math.sqrt(e.reduce((a, x) => a + x * x, 0) * q.reduce((a, x) => a + x * x, 0))), 12);
+      expect(got[0].relevance).toBeCloseTo(
+        Math.max(0, dot / Math.sqrt(e.reduce((a, x) => a + x * x, 0) * q.reduce((a, x) => a + x * x, 0))),
+        12,
+      );
     } finally {
       await server.close();
     }
@@ -173,13 +206,24 @@ describe('benchmark smoke run (scale 0.01)', () => {
     // then found in the key cache, as it is on every request of a busy key
     const expected: Record<string, number> = {
       // the page (or the episode), then its context lists' loaders together in one statement
-      viewer: 0, episodes: 2, episode: 2, 'feedback-spread': 1, 'feedback-hot': 1, 'few-shot': 1, analytics: 3,
+      viewer: 0,
+      episodes: 2,
+      episode: 2,
+      'feedback-spread': 1,
+      'feedback-hot': 1,
+      'few-shot': 1,
+      analytics: 3,
       // once the bank is in the vector index: the candidates read with the organization's change log
       // (and its embedding dimension, which the raw baseline takes as given) in one statement
-      recall: 1, 'recall-1': 1,
+      recall: 1,
+      'recall-1': 1,
       'memory-context': 1,
-      'upsert-facts': 6, 'submit-signals': 11, 'append-segments': 7,
-      'memory-context-1': 1, 'recall-episodes': 1, 'recall-episodes-1': 1,
+      'upsert-facts': 6,
+      'submit-signals': 11,
+      'append-segments': 7,
+      'memory-context-1': 1,
+      'recall-episodes': 1,
+      'recall-episodes-1': 1,
       'record-episode': 7, // begin, dimension, episode, segments, session links, commit
     };
     const server = await startTestServer({ dbUrl: url });
@@ -196,7 +240,9 @@ describe('benchmark smoke run (scale 0.01)', () => {
       for (const s of scenarios) counts[s.id] = await run(s.query, s.variables(data, 2));
       expect(counts).toEqual(expected);
       // a page of 100 fits the cost limit when its context lists ask for 10 items instead of their default 100
-      const episodes = scenarios.find((s) => s.id === 'episodes')!.query.replace(/(canvasContext|feedbackContext|segments) \{/g, '$1(limit: 10) {');
+      const episodes = scenarios
+        .find((s) => s.id === 'episodes')!
+        .query.replace(/(canvasContext|feedbackContext|segments) \{/g, '$1(limit: 10) {');
       expect([await run(episodes, { first: 1 }), await run(episodes, { first: 100 })]).toEqual([2, 2]);
     } finally {
       await server.close();
@@ -211,8 +257,18 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const server = await startTestServer({ dbUrl: url });
     try {
       const targets = [
-        { name: 'graphql' as const, url: server.url, headers: { authorization: `Bearer ${token}` }, stats: () => Promise.resolve({ statements: 0, cpuMs: 0 }) },
-        { name: 'raw' as const, url: `http://127.0.0.1:${raw.port}/x`, headers: { authorization: `Bearer ${token}` }, stats: () => Promise.resolve({ statements: 0, cpuMs: 0 }) },
+        {
+          name: 'graphql' as const,
+          url: server.url,
+          headers: { authorization: `Bearer ${token}` },
+          stats: () => Promise.resolve({ statements: 0, cpuMs: 0 }),
+        },
+        {
+          name: 'raw' as const,
+          url: `http://127.0.0.1:${raw.port}/x`,
+          headers: { authorization: `Bearer ${token}` },
+          stats: () => Promise.resolve({ statements: 0, cpuMs: 0 }),
+        },
       ];
       const agreements: Record<string, unknown> = {};
       for (const s of scenarios.filter((x) => x.raw !== false)) {

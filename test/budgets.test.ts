@@ -47,11 +47,16 @@ interface Answer {
   errors?: GraphQLFormattedError[];
 }
 async function post(url: string, token: string, query: string, variables: Record<string, unknown> = {}): Promise<Answer> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query, variables }) });
+  const res = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+    body: JSON.stringify({ query, variables }),
+  });
   return { status: res.status, retryAfter: res.headers.get('retry-after'), ...((await res.json()) as object) };
 }
 const VIEWER = '{ viewer { orgId } }';
-const burst = (n: number, url: string, token: string, query = VIEWER) => Promise.all(Array.from({ length: n }, () => post(url, token, query)));
+const burst = (n: number, url: string, token: string, query = VIEWER) =>
+  Promise.all(Array.from({ length: n }, () => post(url, token, query)));
 const served = (xs: Answer[]) => xs.filter((x) => x.status === 200 && !x.errors);
 const refused = (xs: Answer[]) => xs.filter((x) => x.status === 429);
 
@@ -217,7 +222,13 @@ describe('budget settings', () => {
       queue: 5,
       windowSeconds: 2,
     });
-    for (const [name, value] of [['BUDGET_VIEWER', '1,2'], ['BUDGET_ADMIN', '0,10,1'], ['BUDGET_ORG', '1,x,1'], ['BUDGET_WINDOW_SECONDS', '0'], ['METRICS_TOKEN', 'short']]) {
+    for (const [name, value] of [
+      ['BUDGET_VIEWER', '1,2'],
+      ['BUDGET_ADMIN', '0,10,1'],
+      ['BUDGET_ORG', '1,x,1'],
+      ['BUDGET_WINDOW_SECONDS', '0'],
+      ['METRICS_TOKEN', 'short'],
+    ]) {
       expect(() => loadConfig({ [name]: value }), name).toThrow(`invalid ${name}`);
     }
   });
@@ -235,11 +246,23 @@ describe('normal traffic under the default budgets', () => {
       // an agent runtime: episodes, more turns and a rating, one after another
       for (let i = 0; i < 15; i++) {
         const ep = (await gqlOk(d.url, RecordEpisodeDocument, { input: { agentId: 'agent-1' } }, agent.token)).recordEpisode;
-        await gqlOk(d.url, AppendSegmentsDocument, { episodeId: ep.id, segments: [{ role: 'assistant', content: `turn ${i}` }] }, agent.token);
-        await gqlOk(d.url, SubmitFeedbackDocument, { input: { episodeId: ep.id, feedbackType: 'RATING', rating: 1 + (i % 5) } }, agent.token);
+        await gqlOk(
+          d.url,
+          AppendSegmentsDocument,
+          { episodeId: ep.id, segments: [{ role: 'assistant', content: `turn ${i}` }] },
+          agent.token,
+        );
+        await gqlOk(
+          d.url,
+          SubmitFeedbackDocument,
+          { input: { episodeId: ep.id, feedbackType: 'RATING', rating: 1 + (i % 5) } },
+          agent.token,
+        );
       }
       // a burst of 30 writes at once waits for the key's running slots instead of failing
-      await Promise.all(Array.from({ length: 30 }, (_, i) => gqlOk(d.url, RecordEpisodeDocument, { input: { agentId: `burst-${i}` } }, agent.token)));
+      await Promise.all(
+        Array.from({ length: 30 }, (_, i) => gqlOk(d.url, RecordEpisodeDocument, { input: { agentId: `burst-${i}` } }, agent.token)),
+      );
       // a dashboard: six panels at once, refreshed five times
       const panels = [
         () => gqlOk(d.url, ViewerDocument, {}, viewer.token),
@@ -265,7 +288,11 @@ describe('normal traffic under the default budgets', () => {
 describe('budgets when Redis does not answer', () => {
   it('falls back to counting on this instance, so budgets still hold and requests are still served', async () => {
     // 30 requests and 3,000 points per 30 s window
-    const settings = { ...DEFAULT_BUDGETS, roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 1, pointsPerSecond: 100, concurrent: 1 } }, windowSeconds: 30 };
+    const settings = {
+      ...DEFAULT_BUDGETS,
+      roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 1, pointsPerSecond: 100, concurrent: 1 } },
+      windowSeconds: 30,
+    };
     const budgets = new Budgets(settings, budgetStore('redis://127.0.0.1:1', createLogger('silent')));
     try {
       const spender = { apiKeyId: 'k-no-redis', orgId: 'o-no-redis', role: 'VIEWER' as const };

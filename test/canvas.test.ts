@@ -24,8 +24,10 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const record = (input: Record<string, unknown>, token = a.token) => gqlOk(s.url, RecordEpisodeDocument, { input: input as never }, token).then((r) => r.recordEpisode);
-const act = (input: Record<string, unknown>, token = a.token) => gqlOk(s.url, RecordCanvasActionDocument, { input: input as never }, token).then((r) => r.recordCanvasAction);
+const record = (input: Record<string, unknown>, token = a.token) =>
+  gqlOk(s.url, RecordEpisodeDocument, { input: input as never }, token).then((r) => r.recordEpisode);
+const act = (input: Record<string, unknown>, token = a.token) =>
+  gqlOk(s.url, RecordCanvasActionDocument, { input: input as never }, token).then((r) => r.recordCanvasAction);
 // one fixed instant, so the spacing of events never depends on how fast the requests run
 const BASE = Date.now();
 const ago = (seconds: number) => new Date(BASE - seconds * 1000).toISOString();
@@ -33,7 +35,11 @@ const ago = (seconds: number) => new Date(BASE - seconds * 1000).toISOString();
 describe('recordCanvasAction', () => {
   it('links to the episode given and counts exactly under 50 concurrent actions', async () => {
     const ep = await record({ agentId: 'canvas-agent' });
-    await Promise.all(Array.from({ length: 50 }, (_, i) => act({ agentId: 'canvas-agent', episodeId: ep.id, canvasType: 'sheets', action: 'UPDATE', metadata: { i } })));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        act({ agentId: 'canvas-agent', episodeId: ep.id, canvasType: 'sheets', action: 'UPDATE', metadata: { i } }),
+      ),
+    );
     const { episode } = await gqlOk(s.url, EpisodeDocument, { id: ep.id }, a.token);
     expect(episode?.canvasActionCount).toBe(50);
     const [{ n }] = await s.app.db.orm.em.fork().execute('SELECT count(*)::int AS n FROM canvas_audits WHERE episode_id = ?', [ep.id]);
@@ -55,10 +61,12 @@ describe('recordCanvasAction', () => {
     const ep = await record({ agentId: 'late', sessionId: 'S2' });
     expect(ep.canvasActionCount).toBe(2);
     // an audit written by another path with no episode, then linked explicitly
-    await s.app.db.orm.em.fork().execute(
-      "INSERT INTO canvas_audits (id, org_id, created_at, agent_id, session_id, canvas_type, action) VALUES (gen_random_uuid(), ?, now(), 'late', 'S2', 'form', 'CLOSE')",
-      [a.orgId],
-    );
+    await s.app.db.orm.em
+      .fork()
+      .execute(
+        "INSERT INTO canvas_audits (id, org_id, created_at, agent_id, session_id, canvas_type, action) VALUES (gen_random_uuid(), ?, now(), 'late', 'S2', 'form', 'CLOSE')",
+        [a.orgId],
+      );
     const linked = await gqlOk(s.url, LinkSessionRecordsDocument, { episodeId: ep.id }, a.token);
     expect(linked.linkSessionRecords.canvasActionCount).toBe(3);
     expect(codeOf(await gql(s.url, LinkSessionRecordsDocument, { episodeId: ep.id }, b.token))).toBe('NOT_FOUND');
@@ -78,10 +86,20 @@ describe('recordCanvasAction', () => {
   });
 
   it('refuses an unknown action and an episode of another organization', async () => {
-    const r = await gql(s.url, RecordCanvasActionDocument, { input: { agentId: 'x', canvasType: 'docs', action: 'DANCE' } as never }, a.token);
+    const r = await gql(
+      s.url,
+      RecordCanvasActionDocument,
+      { input: { agentId: 'x', canvasType: 'docs', action: 'DANCE' } as never },
+      a.token,
+    );
     expect(codeOf(r)).toBe('BAD_USER_INPUT');
     const epB = await record({ agentId: 'b-agent' }, b.token);
-    const r2 = await gql(s.url, RecordCanvasActionDocument, { input: { agentId: 'x', canvasType: 'docs', action: 'PRESENT', episodeId: epB.id } }, a.token);
+    const r2 = await gql(
+      s.url,
+      RecordCanvasActionDocument,
+      { input: { agentId: 'x', canvasType: 'docs', action: 'PRESENT', episodeId: epB.id } },
+      a.token,
+    );
     expect(codeOf(r2)).toBe('NOT_FOUND');
     expect(fieldOf(r2)).toBe('input.episodeId');
   });
@@ -94,12 +112,26 @@ describe('canvas scenarios: presentation preferences and engagement', () => {
     const ep2 = await record({ agentId: 'analyst', title: 'sales summary' }, o.token);
     // a line chart closed after 3 s, a bar chart after 5 s; markdown read for 40 s
     const events: [string, string, string, string, number][] = [
-      [ep1.id, 'c1', 'charts', 'line_chart', 100], [ep1.id, 'c1', 'charts', 'line_chart', 97],
-      [ep1.id, 'c2', 'charts', 'bar_chart', 90], [ep1.id, 'c2', 'charts', 'bar_chart', 85],
-      [ep2.id, 'm1', 'markdown', 'text', 80], [ep2.id, 'm1', 'markdown', 'text', 40],
+      [ep1.id, 'c1', 'charts', 'line_chart', 100],
+      [ep1.id, 'c1', 'charts', 'line_chart', 97],
+      [ep1.id, 'c2', 'charts', 'bar_chart', 90],
+      [ep1.id, 'c2', 'charts', 'bar_chart', 85],
+      [ep2.id, 'm1', 'markdown', 'text', 80],
+      [ep2.id, 'm1', 'markdown', 'text', 40],
     ];
     for (const [i, [episodeId, canvasId, canvasType, componentType, secondsAgo]] of events.entries()) {
-      await act({ agentId: 'analyst', episodeId, canvasId, canvasType, componentType, action: i % 2 === 0 ? 'PRESENT' : 'CLOSE', occurredAt: ago(secondsAgo) }, o.token);
+      await act(
+        {
+          agentId: 'analyst',
+          episodeId,
+          canvasId,
+          canvasType,
+          componentType,
+          action: i % 2 === 0 ? 'PRESENT' : 'CLOSE',
+          occurredAt: ago(secondsAgo),
+        },
+        o.token,
+      );
     }
     const { canvasInsights: ins } = await gqlOk(s.url, CanvasInsightsDocument, { agentId: 'analyst', timeRange: '1d' }, o.token);
     expect(ins.closesQuickly).toEqual(['charts']);
@@ -111,9 +143,19 @@ describe('canvas scenarios: presentation preferences and engagement', () => {
     const bar = ins.byComponent.find((c) => c.componentType === 'bar_chart')!;
     expect(line.avgEngagementSeconds).toBeCloseTo(3, 1);
     expect(bar.avgEngagementSeconds).toBeCloseTo(5, 1);
-    const { episodesByCanvasType } = await gqlOk(s.url, EpisodesByCanvasTypeDocument, { agentId: 'analyst', canvasType: 'markdown', timeRange: '1d' }, o.token);
+    const { episodesByCanvasType } = await gqlOk(
+      s.url,
+      EpisodesByCanvasTypeDocument,
+      { agentId: 'analyst', canvasType: 'markdown', timeRange: '1d' },
+      o.token,
+    );
     expect(episodesByCanvasType.map((e) => e.title)).toEqual(['sales summary']);
-    const filtered = await gqlOk(s.url, EpisodesDocument, { filter: { agentId: 'analyst', canvasType: 'charts', canvasAction: 'CLOSE' } }, o.token);
+    const filtered = await gqlOk(
+      s.url,
+      EpisodesDocument,
+      { filter: { agentId: 'analyst', canvasType: 'charts', canvasAction: 'CLOSE' } },
+      o.token,
+    );
     expect(filtered.episodes.edges.map((e) => e.node.id)).toEqual([ep1.id]);
     // another organization sees none of it
     const other = await gqlOk(s.url, CanvasInsightsDocument, { agentId: 'analyst', timeRange: '1d' }, b.token);
@@ -124,8 +166,21 @@ describe('canvas scenarios: presentation preferences and engagement', () => {
     const o = await s.createOrg('forms');
     for (let i = 0; i < 3; i++) {
       const ep = await record({ agentId: 'onboarder', sessionId: `form-${i}` }, o.token);
-      await act({ agentId: 'onboarder', episodeId: ep.id, canvasId: `f${i}`, canvasType: 'form', action: 'PRESENT', occurredAt: ago(60) }, o.token);
-      await act({ agentId: 'onboarder', episodeId: ep.id, canvasId: `f${i}`, canvasType: 'form', action: i < 2 ? 'SUBMIT' : 'CLOSE', occurredAt: ago(30) }, o.token);
+      await act(
+        { agentId: 'onboarder', episodeId: ep.id, canvasId: `f${i}`, canvasType: 'form', action: 'PRESENT', occurredAt: ago(60) },
+        o.token,
+      );
+      await act(
+        {
+          agentId: 'onboarder',
+          episodeId: ep.id,
+          canvasId: `f${i}`,
+          canvasType: 'form',
+          action: i < 2 ? 'SUBMIT' : 'CLOSE',
+          occurredAt: ago(30),
+        },
+        o.token,
+      );
     }
     const { canvasInsights: ins } = await gqlOk(s.url, CanvasInsightsDocument, { agentId: 'onboarder', timeRange: '7d' }, o.token);
     expect(ins.submits).toEqual(['form']);
@@ -133,7 +188,12 @@ describe('canvas scenarios: presentation preferences and engagement', () => {
     const page = await gqlOk(s.url, CanvasAuditsDocument, { filter: { agentId: 'onboarder', action: 'SUBMIT' }, first: 1 }, o.token);
     expect(page.canvasAudits.edges).toHaveLength(1);
     expect(page.canvasAudits.pageInfo.hasNextPage).toBe(true);
-    const next = await gqlOk(s.url, CanvasAuditsDocument, { filter: { agentId: 'onboarder', action: 'SUBMIT' }, first: 1, after: page.canvasAudits.pageInfo.endCursor }, o.token);
+    const next = await gqlOk(
+      s.url,
+      CanvasAuditsDocument,
+      { filter: { agentId: 'onboarder', action: 'SUBMIT' }, first: 1, after: page.canvasAudits.pageInfo.endCursor },
+      o.token,
+    );
     expect(next.canvasAudits.edges[0].node.id).not.toBe(page.canvasAudits.edges[0].node.id);
     expect(next.canvasAudits.pageInfo.hasNextPage).toBe(false);
   });

@@ -54,8 +54,15 @@ describe('the CLI', () => {
     expect(json(byName.stdout)).toEqual({ orgId: created.orgId, token: expect.stringMatching(/^ml_/) });
     const byId = await runCli(['create-key', '--org', created.orgId, '--role', 'VIEWER', '--name', 'dash'], env);
     expect(json(byId.stdout).orgId).toBe(created.orgId);
-    const listed = json((await runCli(['list-orgs'], env)).stdout) as { organizations: { id: string; name: string; activeKeys: number; createdAt: string }[] };
-    expect(listed.organizations.find((o) => o.id === created.orgId)).toEqual({ id: created.orgId, name: 'Listed Co', activeKeys: 3, createdAt: expect.any(String) });
+    const listed = json((await runCli(['list-orgs'], env)).stdout) as {
+      organizations: { id: string; name: string; activeKeys: number; createdAt: string }[];
+    };
+    expect(listed.organizations.find((o) => o.id === created.orgId)).toEqual({
+      id: created.orgId,
+      name: 'Listed Co',
+      activeKeys: 3,
+      createdAt: expect.any(String),
+    });
   });
 
   it('refuses a second organization of the same name (any case) with a clear error and exit code 2', async () => {
@@ -85,7 +92,11 @@ describe('the CLI', () => {
     const orm = await initOrm({ clientUrl: env.DATABASE_URL, entities });
     let twin: string;
     try {
-      [{ id: twin }] = await orm.em.fork().execute<{ id: string }[]>("INSERT INTO organizations (id, name, created_at) VALUES (gen_random_uuid(), 'twin', now()) RETURNING id");
+      [{ id: twin }] = await orm.em
+        .fork()
+        .execute<{ id: string }[]>(
+          "INSERT INTO organizations (id, name, created_at) VALUES (gen_random_uuid(), 'twin', now()) RETURNING id",
+        );
     } finally {
       await orm.close();
     }

@@ -32,10 +32,9 @@ beforeAll(async () => {
        SELECT gen_random_uuid(), e.org_id, now(), e.id, 'agent', gen_random_uuid(), 'RATING', 4, 0.5, true FROM e`,
     [org.orgId, other.orgId],
   );
-  const [row] = await compiled.app.db.orm.em.fork().execute(
-    `SELECT id FROM episodes WHERE org_id = ? ORDER BY created_at DESC LIMIT 1`,
-    [org.orgId],
-  );
+  const [row] = await compiled.app.db.orm.em
+    .fork()
+    .execute(`SELECT id FROM episodes WHERE org_id = ? ORDER BY created_at DESC LIMIT 1`, [org.orgId]);
   episodeId = row.id;
   await compiled.app.db.orm.em
     .fork()
@@ -148,7 +147,10 @@ describe('queries through compiled plans', () => {
   it('count the response budget of a query run again after an error from zero', async () => {
     // about 40 KB of values under a 64 KB budget, and a field in error: the second run must not
     // add its 40 KB to the first run's
-    const r = await same(`query Big($id: ID!) { episode(id: $id) { segments { content } } bad: layoutProfile(layoutFingerprint: "nope") { seenCount } }`, { id: episodeId });
+    const r = await same(
+      `query Big($id: ID!) { episode(id: $id) { segments { content } } bad: layoutProfile(layoutFingerprint: "nope") { seenCount } }`,
+      { id: episodeId },
+    );
     expect(r.errors?.map((e) => e.extensions?.code)).toEqual(['BAD_USER_INPUT']);
     expect((r.data as { episode: { segments: { content: string }[] } }).episode.segments[0].content).toHaveLength(BIG);
   });
@@ -161,9 +163,13 @@ describe('queries through compiled plans', () => {
     const over = await same(query, { id: episodeId });
     expect(over.data ?? null).toBeNull();
     expect(over.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
-    const fits = await same(`query One($id: ID!) { episode(id: $id) { ...B } } fragment B on Episode { b: segments { seq content } }`, { id: episodeId });
+    const fits = await same(`query One($id: ID!) { episode(id: $id) { ...B } } fragment B on Episode { b: segments { seq content } }`, {
+      id: episodeId,
+    });
     expect(fits.errors).toBeUndefined();
-    const page = await same(`{ episodes(first: 12) { ...P } again: episodes(first: 12) { ...P } } fragment P on EpisodeConnection { edges { node { title segments { content } } } pageInfo { endCursor } }`);
+    const page = await same(
+      `{ episodes(first: 12) { ...P } again: episodes(first: 12) { ...P } } fragment P on EpisodeConnection { edges { node { title segments { content } } } pageInfo { endCursor } }`,
+    );
     expect(page.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
     const after = await executions(compiled);
     // the plans that went over were run again by graphql-js; the one that fits stayed compiled

@@ -2,7 +2,14 @@
 // page.evaluate callbacks run in the browser
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
-import { CanvasInsightsDocument, EpisodeDetailDocument, EpisodeRowsDocument, FactUsefulnessDocument, LearningAnalyticsDocument, SubmitFeedbackDocument } from './generated/graphql';
+import {
+  CanvasInsightsDocument,
+  EpisodeDetailDocument,
+  EpisodeRowsDocument,
+  FactUsefulnessDocument,
+  LearningAnalyticsDocument,
+  SubmitFeedbackDocument,
+} from './generated/graphql';
 import { launchChromium, offlineContext, shoot, signIn } from './helpers/browser';
 import { gqlOk } from './helpers/client';
 import { SEEDED_FACTS, seedDashboard } from './helpers/dashboard-seed';
@@ -111,15 +118,26 @@ describe('the dashboard in a browser', () => {
     expect(firstDataMs).toBeLessThan(2500);
     const rows = () =>
       page.$$eval('[data-testid=episodes-table] tbody tr', (trs) =>
-        trs.map((tr) => ({ id: tr.getAttribute('data-episode-id'), feedback: tr.querySelector('[data-field=feedbackCount]')!.textContent, decay: tr.querySelector('[data-field=decayScore]')!.textContent })),
+        trs.map((tr) => ({
+          id: tr.getAttribute('data-episode-id'),
+          feedback: tr.querySelector('[data-field=feedbackCount]')!.textContent,
+          decay: tr.querySelector('[data-field=decayScore]')!.textContent,
+        })),
       );
     const api = await gqlOk(s.url, EpisodeRowsDocument, { first: 20 }, admin);
-    const expected = api.episodes.edges.map(({ node: n }) => ({ id: n.id, feedback: String(n.feedbackCount), decay: n.decayScore.toFixed(3) }));
+    const expected = api.episodes.edges.map(({ node: n }) => ({
+      id: n.id,
+      feedback: String(n.feedbackCount),
+      decay: n.decayScore.toFixed(3),
+    }));
     expect(await rows()).toEqual(expected);
     await shoot(page, 'episodes');
     // keyset paging: the second page is the API's second page
     await page.click('[data-testid=next-page]');
-    await page.waitForFunction((id) => document.querySelector('[data-testid=episodes-table] tbody tr')?.getAttribute('data-episode-id') !== id, expected[0].id);
+    await page.waitForFunction(
+      (id) => document.querySelector('[data-testid=episodes-table] tbody tr')?.getAttribute('data-episode-id') !== id,
+      expected[0].id,
+    );
     const second = await gqlOk(s.url, EpisodeRowsDocument, { first: 20, after: api.episodes.pageInfo.endCursor }, admin);
     expect((await rows()).map((r) => r.id)).toEqual(second.episodes.edges.map((e) => e.node.id));
     // a filter the API supports
@@ -170,14 +188,28 @@ describe('the dashboard in a browser', () => {
     });
     const { learningAnalytics: a } = await gqlOk(s.url, LearningAnalyticsDocument, { start, end }, admin);
     expect(a.eventsByType.reduce((n, t) => n + t.count, 0)).toBeGreaterThanOrEqual(300);
-    expect(await series('events-by-day')).toEqual({ labels: a.eventsByDay.map((d) => d.date), series: [{ label: 'events', data: a.eventsByDay.map((d) => d.count) }] });
-    expect(await series('events-by-type')).toEqual({ labels: a.eventsByType.map((d) => d.eventType), series: [{ label: 'events', data: a.eventsByType.map((d) => d.count) }] });
-    expect(await series('corrected-fields')).toEqual({ labels: a.correctedFields.map((d) => d.field), series: [{ label: 'corrections', data: a.correctedFields.map((d) => d.count) }] });
-    expect(await series('confidence-trend')).toEqual({ labels: a.confidenceTrend.map((d) => d.date), series: [{ label: 'average confidence', data: a.confidenceTrend.map((d) => d.averageConfidence) }] });
+    expect(await series('events-by-day')).toEqual({
+      labels: a.eventsByDay.map((d) => d.date),
+      series: [{ label: 'events', data: a.eventsByDay.map((d) => d.count) }],
+    });
+    expect(await series('events-by-type')).toEqual({
+      labels: a.eventsByType.map((d) => d.eventType),
+      series: [{ label: 'events', data: a.eventsByType.map((d) => d.count) }],
+    });
+    expect(await series('corrected-fields')).toEqual({
+      labels: a.correctedFields.map((d) => d.field),
+      series: [{ label: 'corrections', data: a.correctedFields.map((d) => d.count) }],
+    });
+    expect(await series('confidence-trend')).toEqual({
+      labels: a.confidenceTrend.map((d) => d.date),
+      series: [{ label: 'average confidence', data: a.confidenceTrend.map((d) => d.averageConfidence) }],
+    });
     // the charts were drawn: each canvas has pixels that are not blank
     const painted = await page.$$eval('[data-chart] canvas', (cs) =>
       cs.map((c) => {
-        const { data } = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height);
+        const { data } = (c as HTMLCanvasElement)
+          .getContext('2d')!
+          .getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height);
         let n = 0;
         for (let i = 3; i < data.length; i += 4) if (data[i] > 0) n++;
         return n;
@@ -232,7 +264,12 @@ describe('the dashboard in a browser', () => {
     const { page } = await adminPage('live');
     await page.waitForSelector('[data-testid=connection][data-state=live]');
     const t0 = Date.now();
-    const { submitFeedback: first } = await gqlOk(s.url, SubmitFeedbackDocument, { input: { episodeId, feedbackType: 'CORRECTION', corrections: 'qty is 3' } }, admin);
+    const { submitFeedback: first } = await gqlOk(
+      s.url,
+      SubmitFeedbackDocument,
+      { input: { episodeId, feedbackType: 'CORRECTION', corrections: 'qty is 3' } },
+      admin,
+    );
     await page.waitForSelector(`tr[data-feedback-id="${first.feedback.id}"]`, { timeout: 2000 });
     expect(Date.now() - t0).toBeLessThan(2000);
     expect(await page.textContent(`tr[data-feedback-id="${first.feedback.id}"]`)).toContain('qty is 3');
@@ -244,13 +281,20 @@ describe('the dashboard in a browser', () => {
     await page.waitForSelector('[data-testid=connection][data-state=reconnecting]', { timeout: 5000 });
     await shoot(page, 'live-reconnecting');
     const other = await startTestServer({ dbUrl });
-    const { submitFeedback: missed } = await gqlOk(other.url, SubmitFeedbackDocument, { input: { episodeId, feedbackType: 'THUMBS_DOWN' } }, admin);
+    const { submitFeedback: missed } = await gqlOk(
+      other.url,
+      SubmitFeedbackDocument,
+      { input: { episodeId, feedbackType: 'THUMBS_DOWN' } },
+      admin,
+    );
     await other.close();
     s = await startTestServer({ dbUrl, env: { PORT: String(port) } });
     await page.waitForSelector(`tr[data-feedback-id="${missed.feedback.id}"][data-recovered=true]`, { timeout: 15_000 });
     expect(await page.getAttribute('[data-testid=connection]', 'data-state')).toBe('live');
     // newest on top
-    expect(await page.$$eval('[data-testid=live-table] tbody tr', (r) => r.slice(0, 2).map((tr) => tr.getAttribute('data-feedback-id')))).toEqual([missed.feedback.id, first.feedback.id]);
+    expect(
+      await page.$$eval('[data-testid=live-table] tbody tr', (r) => r.slice(0, 2).map((tr) => tr.getAttribute('data-feedback-id'))),
+    ).toEqual([missed.feedback.id, first.feedback.id]);
     await shoot(page, 'live');
     await page.context().close();
   });

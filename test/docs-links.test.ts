@@ -30,7 +30,8 @@ describe('documentation links', () => {
         const [file, anchor] = target.split('#');
         const dest = file ? join(dirname(path), file) : path;
         if (!existsSync(dest)) broken.push(`${doc}: ${target} (no file)`);
-        else if (anchor && !anchors(dest).has(anchor)) broken.push(`${doc}: ${target} (no heading ${relative(projectRoot, dest)}#${anchor})`);
+        else if (anchor && !anchors(dest).has(anchor))
+          broken.push(`${doc}: ${target} (no heading ${relative(projectRoot, dest)}#${anchor})`);
       }
     }
     expect(broken).toEqual([]);

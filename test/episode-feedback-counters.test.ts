@@ -11,7 +11,9 @@ let db: pg.Client;
 
 beforeAll(async () => {
   db = await sqlClient(await cloneDatabase());
-  await db.query('CREATE TEMP TABLE ep (id int PRIMARY KEY, feedback_count int NOT NULL DEFAULT 0, feedback_score_sum float8 NOT NULL DEFAULT 0, feedback_score_count int NOT NULL DEFAULT 0)');
+  await db.query(
+    'CREATE TEMP TABLE ep (id int PRIMARY KEY, feedback_count int NOT NULL DEFAULT 0, feedback_score_sum float8 NOT NULL DEFAULT 0, feedback_score_count int NOT NULL DEFAULT 0)',
+  );
 });
 afterAll(async () => {
   await db?.end();
@@ -37,7 +39,11 @@ describe('episode feedback counters and aggregate', () => {
     for (const [i, scores] of grid.entries()) {
       await db.query('INSERT INTO ep (id) VALUES ($1)', [i]);
       for (const s of scores)
-        await db.query(`UPDATE ep SET ${moveFeedbackCounters({ count: '1', sum: '$2::float8', scored: '$3::int' })} WHERE id = $1`, [i, s ?? 0, s === null ? 0 : 1]);
+        await db.query(`UPDATE ep SET ${moveFeedbackCounters({ count: '1', sum: '$2::float8', scored: '$3::int' })} WHERE id = $1`, [
+          i,
+          s ?? 0,
+          s === null ? 0 : 1,
+        ]);
       const removed = scores.slice(0, Math.floor(scores.length / 3));
       const scored = removed.filter((s): s is number => s !== null);
       await db.query(`UPDATE ep SET ${moveFeedbackCounters({ count: '-$2::int', sum: '-$3::float8', scored: '-$4::int' })} WHERE id = $1`, [
@@ -47,13 +53,21 @@ describe('episode feedback counters and aggregate', () => {
         scored.length,
       ]);
     }
-    const rows = (await db.query(`SELECT id, feedback_count, feedback_score_sum, feedback_score_count, ${aggregateFeedbackScoreSql('ep')} AS aggregate FROM ep ORDER BY id`)).rows;
+    const rows = (
+      await db.query(
+        `SELECT id, feedback_count, feedback_score_sum, feedback_score_count, ${aggregateFeedbackScoreSql('ep')} AS aggregate FROM ep ORDER BY id`,
+      )
+    ).rows;
     expect(rows).toHaveLength(grid.length);
     for (const r of rows) {
       const kept = grid[r.id].slice(Math.floor(grid[r.id].length / 3));
       const scored = kept.filter((s): s is number => s !== null);
       const mean = scored.length ? scored.reduce((a, b) => a + b, 0) / scored.length : null;
-      expect({ id: r.id, count: r.feedback_count, scored: r.feedback_score_count }).toEqual({ id: r.id, count: kept.length, scored: scored.length });
+      expect({ id: r.id, count: r.feedback_count, scored: r.feedback_score_count }).toEqual({
+        id: r.id,
+        count: kept.length,
+        scored: scored.length,
+      });
       const fromCounters = aggregateFeedbackScore(r.feedback_score_sum, r.feedback_score_count);
       if (mean === null) expect([r.aggregate, fromCounters]).toEqual([null, null]);
       else {

@@ -7,7 +7,8 @@ let s: TestServer;
 let a: { orgId: string; token: string };
 let b: { orgId: string; token: string };
 let agentA: string;
-const count = async (table: string, orgId: string) => (await s.app.db.orm.em.fork().execute(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = ?`, [orgId]))[0].n;
+const count = async (table: string, orgId: string) =>
+  (await s.app.db.orm.em.fork().execute(`SELECT count(*)::int AS n FROM ${table} WHERE org_id = ?`, [orgId]))[0].n;
 
 beforeAll(async () => {
   s = await startTestServer();
@@ -41,8 +42,19 @@ describe('recordEpisode', () => {
       },
       agentA,
     );
-    expect(ep).toMatchObject({ agentId: 'tutor', topic: 'biology', executionIds: ['run-1'], canvasActionCount: 0, feedbackCount: 0, aggregateFeedbackScore: null, accepted: null });
-    expect(ep.segments.map((x) => [x.seq, x.role, x.tokenEstimate])).toEqual([[1, 'user', 6], [2, 'assistant', 7]]);
+    expect(ep).toMatchObject({
+      agentId: 'tutor',
+      topic: 'biology',
+      executionIds: ['run-1'],
+      canvasActionCount: 0,
+      feedbackCount: 0,
+      aggregateFeedbackScore: null,
+      accepted: null,
+    });
+    expect(ep.segments.map((x) => [x.seq, x.role, x.tokenEstimate])).toEqual([
+      [1, 'user', 6],
+      [2, 'assistant', 7],
+    ]);
     expect(ep.outputs[0]).toMatchObject({ kind: 'mcq', content: { q: 'What do plants make?' }, qualityScore: 0.8, regenerationRound: 0 });
     // an unknown external id becomes a stub fact in the agent's bank
     expect(ep.facts).toEqual([expect.objectContaining({ externalId: 'FACT_a1b2c3d4', bankId: 'tutor', text: '' })]);
@@ -93,7 +105,9 @@ describe('recordEpisode', () => {
     const input = { agentId: 'idem', title: 'once', idempotencyKey: 'ep-key-1', segments: [{ role: 'user', content: 'hello' }] };
     const results = await Promise.all(Array.from({ length: 5 }, () => gqlOk(s.url, RecordEpisodeDocument, { input }, a.token)));
     expect(new Set(results.map((r) => r.recordEpisode.id)).size).toBe(1);
-    const [{ n }] = await s.app.db.orm.em.fork().execute("SELECT count(*)::int AS n FROM episodes WHERE org_id = ? AND agent_id = 'idem'", [a.orgId]);
+    const [{ n }] = await s.app.db.orm.em
+      .fork()
+      .execute("SELECT count(*)::int AS n FROM episodes WHERE org_id = ? AND agent_id = 'idem'", [a.orgId]);
     expect(n).toBe(1);
     const r = await gql(s.url, RecordEpisodeDocument, { input: { ...input, title: 'twice' } }, a.token);
     expect(codeOf(r)).toBe('CONFLICT');
@@ -102,11 +116,22 @@ describe('recordEpisode', () => {
 
 describe('appendSegments', () => {
   it('numbers 20 concurrent appends without gaps or duplicates', async () => {
-    const { recordEpisode: ep } = await gqlOk(s.url, RecordEpisodeDocument, { input: { agentId: 'chat', segments: [{ role: 'user', content: 'start' }] } }, a.token);
-    await Promise.all(Array.from({ length: 20 }, (_, i) => gqlOk(s.url, AppendSegmentsDocument, { episodeId: ep.id, segments: [{ role: 'assistant', content: `turn ${i}` }] }, a.token)));
+    const { recordEpisode: ep } = await gqlOk(
+      s.url,
+      RecordEpisodeDocument,
+      { input: { agentId: 'chat', segments: [{ role: 'user', content: 'start' }] } },
+      a.token,
+    );
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        gqlOk(s.url, AppendSegmentsDocument, { episodeId: ep.id, segments: [{ role: 'assistant', content: `turn ${i}` }] }, a.token),
+      ),
+    );
     const { episode } = await gqlOk(s.url, EpisodeDocument, { id: ep.id }, a.token);
     expect(episode?.segments.map((x) => x.seq)).toEqual([20, 21]);
-    const [{ seqs }] = await s.app.db.orm.em.fork().execute('SELECT array_agg(seq ORDER BY seq) AS seqs FROM episode_segments WHERE episode_id = ?', [ep.id]);
+    const [{ seqs }] = await s.app.db.orm.em
+      .fork()
+      .execute('SELECT array_agg(seq ORDER BY seq) AS seqs FROM episode_segments WHERE episode_id = ?', [ep.id]);
     expect(seqs).toEqual(Array.from({ length: 21 }, (_, i) => i + 1));
   });
 
@@ -130,7 +155,10 @@ describe('episodes connection', () => {
       [o.orgId],
     );
     // rows sharing a timestamp are ordered by id
-    await em.execute(`INSERT INTO episodes (id, org_id, agent_id, topic, created_at, updated_at) SELECT gen_random_uuid(), ?, 'pager', 'tie', '2020-01-01', now() FROM generate_series(1, 5)`, [o.orgId]);
+    await em.execute(
+      `INSERT INTO episodes (id, org_id, agent_id, topic, created_at, updated_at) SELECT gen_random_uuid(), ?, 'pager', 'tie', '2020-01-01', now() FROM generate_series(1, 5)`,
+      [o.orgId],
+    );
     const seen: string[] = [];
     let after: string | null | undefined = null;
     for (;;) {
@@ -159,7 +187,7 @@ describe('episodes connection', () => {
     expect(fieldOf(r)).toBe(field);
   });
 
-  it('never shows another organization\'s episodes', async () => {
+  it("never shows another organization's episodes", async () => {
     const { episodes } = await gqlOk(s.url, EpisodesDocument, { first: 100 }, b.token);
     expect(episodes.edges.every((e) => e.node.agentId === 'emb')).toBe(true);
   });

@@ -45,14 +45,20 @@ describe('error masking', () => {
   it("logs a request's error code, at warn for a caller's mistake and at error for a server fault", async () => {
     const lineOf = (id: string) => s.logs.find((l) => l.requestId === id && l.msg === 'request');
     const viewerKey = await s.createKey((await gqlOk(s.url, ViewerDocument, {}, token)).viewer.orgId, 'VIEWER');
-    const forbidden = await gql(s.url, 'mutation { createApiKey(name: "x", role: ADMIN) { token } }', {}, viewerKey.token, { 'x-request-id': 'req-logline-forbidden' });
+    const forbidden = await gql(s.url, 'mutation { createApiKey(name: "x", role: ADMIN) { token } }', {}, viewerKey.token, {
+      'x-request-id': 'req-logline-forbidden',
+    });
     expect([forbidden.status, codeOf(forbidden)]).toEqual([200, 'FORBIDDEN']);
     expect(lineOf('req-logline-forbidden')).toMatchObject({ level: 'warn', status: 200, code: 'FORBIDDEN' });
 
     await gql(s.url, ViewerDocument, {}, 'ml_not-a-key', { 'x-request-id': 'req-logline-unauth' });
     expect(lineOf('req-logline-unauth')).toMatchObject({ level: 'warn', status: 401, code: 'UNAUTHENTICATED' });
 
-    const malformed = await fetch(s.url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-request-id': 'req-logline-badjson' }, body: '{"query": ' });
+    const malformed = await fetch(s.url, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-request-id': 'req-logline-badjson' },
+      body: '{"query": ',
+    });
     expect(malformed.status).toBe(400);
     expect(((await malformed.json()) as { errors: { extensions: { code: string } }[] }).errors[0].extensions.code).toBe('BAD_REQUEST');
     expect(lineOf('req-logline-badjson')).toMatchObject({ level: 'warn', status: 400, code: 'BAD_REQUEST' });
@@ -73,8 +79,15 @@ describe('formatGraphQLError', () => {
   const opts = { production: true, log: createLogger('silent') };
 
   it('keeps the code and field of an AppError', () => {
-    const f = formatGraphQLError(new GraphQLError('x', { originalError: new AppError('BAD_USER_INPUT', 'rating must be 1..5', 'input.rating') }), opts, 'r1');
-    expect(f).toMatchObject({ message: 'rating must be 1..5', extensions: { code: 'BAD_USER_INPUT', field: 'input.rating', requestId: 'r1' } });
+    const f = formatGraphQLError(
+      new GraphQLError('x', { originalError: new AppError('BAD_USER_INPUT', 'rating must be 1..5', 'input.rating') }),
+      opts,
+      'r1',
+    );
+    expect(f).toMatchObject({
+      message: 'rating must be 1..5',
+      extensions: { code: 'BAD_USER_INPUT', field: 'input.rating', requestId: 'r1' },
+    });
   });
 
   it('names the input path of a variable coercion error', () => {
@@ -89,7 +102,11 @@ describe('formatGraphQLError', () => {
   });
 
   it('masks an error thrown inside a resolver', () => {
-    const f = formatGraphQLError(new GraphQLError('db password is hunter2', { path: ['viewer'], originalError: new Error('db password is hunter2') }), opts, 'r3');
+    const f = formatGraphQLError(
+      new GraphQLError('db password is hunter2', { path: ['viewer'], originalError: new Error('db password is hunter2') }),
+      opts,
+      'r3',
+    );
     expect(f.message).not.toContain('hunter2');
     expect(f.extensions).toEqual({ code: 'INTERNAL_SERVER_ERROR', requestId: 'r3' });
   });

@@ -9,12 +9,16 @@ it('a run with a failing test exits non-zero, on the embedded PostgreSQL too', (
   delete env.VITEST;
   delete env.VITEST_WORKER_ID;
   delete env.VITEST_POOL_ID;
-  const r = spawnSync(process.execPath, [join(projectRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/fixtures/failing/vitest.config.mts'], {
-    cwd: projectRoot,
-    env,
-    encoding: 'utf8',
-    timeout: 240_000,
-  });
+  const r = spawnSync(
+    process.execPath,
+    [join(projectRoot, 'node_modules/vitest/vitest.mjs'), 'run', '--config', 'test/fixtures/failing/vitest.config.mts'],
+    {
+      cwd: projectRoot,
+      env,
+      encoding: 'utf8',
+      timeout: 240_000,
+    },
+  );
   expect(r.stdout + r.stderr).toMatch(/1 failed/);
   expect(r.status).toBe(1);
 });

@@ -27,18 +27,30 @@ afterAll(async () => {
 async function run(page: Page, operation: string): Promise<void> {
   // page functions must be self-contained: the page's Content-Security-Policy forbids evaluating strings
   await page.evaluate((op) => {
-    (document.querySelector('.graphiql-query-editor .CodeMirror') as unknown as { CodeMirror: { setValue(v: string): void } }).CodeMirror.setValue(op);
+    (
+      document.querySelector('.graphiql-query-editor .CodeMirror') as unknown as { CodeMirror: { setValue(v: string): void } }
+    ).CodeMirror.setValue(op);
   }, operation);
   // GraphiQL parses the editor's text after a change, and picks HTTP or WebSocket from that parse
   await page.waitForFunction(
-    (op) => (document.querySelector('.graphiql-query-editor .CodeMirror') as unknown as { CodeMirror: { documentAST?: { loc?: { source: { body: string } } } | null } }).CodeMirror.documentAST?.loc?.source.body === op,
+    (op) =>
+      (
+        document.querySelector('.graphiql-query-editor .CodeMirror') as unknown as {
+          CodeMirror: { documentAST?: { loc?: { source: { body: string } } } | null };
+        }
+      ).CodeMirror.documentAST?.loc?.source.body === op,
     operation,
   );
   await page.click('.graphiql-execute-button');
 }
 
 const response = (page: Page) =>
-  page.evaluate(() => (document.querySelector('.result-window .CodeMirror') as unknown as { CodeMirror: { getValue(): string } } | null)?.CodeMirror.getValue() ?? '');
+  page.evaluate(
+    () =>
+      (
+        document.querySelector('.result-window .CodeMirror') as unknown as { CodeMirror: { getValue(): string } } | null
+      )?.CodeMirror.getValue() ?? '',
+  );
 
 describe('GET /graphql', () => {
   it('gives a browser the bundled explorer, with no CDN and a Content-Security-Policy', async () => {
@@ -52,13 +64,19 @@ describe('GET /graphql', () => {
   });
 
   it('answers every other GET and POST as the GraphQL server did before', async () => {
-    const get = await fetch(`${s.url}?query=${encodeURIComponent('{ viewer { role } }')}`, { headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'apollo-require-preflight': 'true' } });
+    const get = await fetch(`${s.url}?query=${encodeURIComponent('{ viewer { role } }')}`, {
+      headers: { authorization: `Bearer ${token}`, accept: 'application/json', 'apollo-require-preflight': 'true' },
+    });
     expect(get.status).toBe(200);
     expect(await get.json()).toEqual({ data: { viewer: { role: 'ADMIN' } } });
     const bare = await fetch(s.url, { headers: { accept: 'application/json' } });
     expect(bare.status).toBe(400);
     expect(bare.headers.get('content-type')).toMatch(/json/);
-    const post = await fetch(s.url, { method: 'POST', headers: { ...html, 'content-type': 'application/json', authorization: `Bearer ${token}` }, body: JSON.stringify({ query: '{ viewer { role } }' }) });
+    const post = await fetch(s.url, {
+      method: 'POST',
+      headers: { ...html, 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ query: '{ viewer { role } }' }),
+    });
     expect(await post.json()).toEqual({ data: { viewer: { role: 'ADMIN' } } });
   });
 
@@ -89,7 +107,13 @@ describe('the explorer in a browser, offline', () => {
     await page.waitForSelector('.graphiql-doc-explorer >> text=Subscription', { timeout: 10_000 });
 
     await run(page, '{ viewer { orgName role } }');
-    await page.waitForFunction(() => /"orgName": "explorer"/.test((document.querySelector('.result-window .CodeMirror') as unknown as { CodeMirror: { getValue(): string } } | null)?.CodeMirror.getValue() ?? ''));
+    await page.waitForFunction(() =>
+      /"orgName": "explorer"/.test(
+        (
+          document.querySelector('.result-window .CodeMirror') as unknown as { CodeMirror: { getValue(): string } } | null
+        )?.CodeMirror.getValue() ?? '',
+      ),
+    );
     expect(JSON.parse(await response(page))).toEqual({ data: { viewer: { orgName: 'explorer', role: 'ADMIN' } } });
     await shoot(page, 'explorer-query');
 
@@ -99,7 +123,12 @@ describe('the explorer in a browser, offline', () => {
     await expect
       .poll(
         async () => {
-          const { submitFeedback } = await gqlOk(s.url, SubmitFeedbackDocument, { input: { agentId: 'a', sessionId: 's', feedbackType: 'THUMBS_UP' } }, token);
+          const { submitFeedback } = await gqlOk(
+            s.url,
+            SubmitFeedbackDocument,
+            { input: { agentId: 'a', sessionId: 's', feedbackType: 'THUMBS_UP' } },
+            token,
+          );
           given.push(submitFeedback.feedback.id);
           await page.waitForTimeout(300);
           const shown = await response(page);

@@ -12,7 +12,17 @@ import {
   signalDelta,
   usefulnessAt,
 } from '../src/modules/facts/usefulness';
-import { INLINE_DIMENSIONS, sqlApplySignal, sqlClamp01, sqlCosineWith, sqlDecay, sqlFinalScore, sqlSemanticFromCosine, sqlSignalDelta, sqlUsefulnessAt } from '../src/modules/facts/usefulness.sql';
+import {
+  INLINE_DIMENSIONS,
+  sqlApplySignal,
+  sqlClamp01,
+  sqlCosineWith,
+  sqlDecay,
+  sqlFinalScore,
+  sqlSemanticFromCosine,
+  sqlSignalDelta,
+  sqlUsefulnessAt,
+} from '../src/modules/facts/usefulness.sql';
 import { startTestServer, type TestServer } from './helpers/server';
 
 describe('usefulness formulas (worked examples of the reference usefulness design)', () => {
@@ -82,7 +92,9 @@ describe('the SQL formulas agree with the TypeScript ones', () => {
     const days = [0, 0.5, 3, 7, 28, 365];
     const kinds = ['USED', 'IGNORED', 'HELPFUL', 'NOT_HELPFUL'] as const;
     const confidences = [0, 0.3, 1];
-    const grid = scores.flatMap((score) => days.flatMap((d) => kinds.flatMap((kind) => confidences.map((c) => ({ score, d, kind, c }))))).map((g, n) => ({ ...g, n }));
+    const grid = scores
+      .flatMap((score) => days.flatMap((d) => kinds.flatMap((kind) => confidences.map((c) => ({ score, d, kind, c })))))
+      .map((g, n) => ({ ...g, n }));
     const rows = await em.execute<{ decay: number; apply: number; clamp: number; delta: number; at: number }[]>(
       `SELECT ${sqlDecay('g.score', 'g.d')} AS decay,
               ${sqlApplySignal('g.score', 'g.d', sqlSignalDelta('g.kind', 'g.c'))} AS apply,
@@ -98,16 +110,37 @@ describe('the SQL formulas agree with the TypeScript ones', () => {
       expect(rows[i].apply).toBeCloseTo(applySignal(g.score, g.d, signalDelta(g.kind, g.c)), 9);
       expect(rows[i].clamp).toBeCloseTo(clamp01(g.score * 3 - 1), 12);
       expect(rows[i].delta).toBeCloseTo(signalDelta(g.kind, g.c), 12);
-      expect(rows[i].at).toBeCloseTo(usefulnessAt(g.score, new Date(Date.parse('2026-11-22T00:00:00Z') - g.d * 86_400_000), new Date('2026-11-22T00:00:00Z')), 9);
+      expect(rows[i].at).toBeCloseTo(
+        usefulnessAt(g.score, new Date(Date.parse('2026-11-22T00:00:00Z') - g.d * 86_400_000), new Date('2026-11-22T00:00:00Z')),
+        9,
+      );
     });
 
     const vectors = [
-      [[1, 0], [0, 1]],
-      [[1, 2, 3], [3, 2, 1]],
-      [[0.8, 0.6], [1, 0]],
-      [[-1, 0.2], [1, 0.1]],
-      [[0, 0], [1, 1]],
-      [[0.3, -0.7, 0.2, 0.9], [0.31, -0.69, 0.25, 0.88]],
+      [
+        [1, 0],
+        [0, 1],
+      ],
+      [
+        [1, 2, 3],
+        [3, 2, 1],
+      ],
+      [
+        [0.8, 0.6],
+        [1, 0],
+      ],
+      [
+        [-1, 0.2],
+        [1, 0.1],
+      ],
+      [
+        [0, 0],
+        [1, 1],
+      ],
+      [
+        [0.3, -0.7, 0.2, 0.9],
+        [0.31, -0.69, 0.25, 0.88],
+      ],
     ];
     const weights = [0, 0.3, 0.75, 1];
     // the second vector is the query: part of the statement, as recall builds it
@@ -139,7 +172,15 @@ describe('the SQL formulas agree with the TypeScript ones', () => {
     for (const d of [1, 2, 3, 64, 384, INLINE_DIMENSIONS, INLINE_DIMENSIONS + 1, 1500]) {
       const q = vec(d);
       const zero = new Array<number>(d).fill(0);
-      const facts = [q, q.map((x) => -x), q.map((x) => x * 3), zero, vec(d, 1e-150), vec(d, 1e150), ...Array.from({ length: 20 }, () => vec(d))];
+      const facts = [
+        q,
+        q.map((x) => -x),
+        q.map((x) => x * 3),
+        zero,
+        vec(d, 1e-150),
+        vec(d, 1e150),
+        ...Array.from({ length: 20 }, () => vec(d)),
+      ];
       for (const query of [q, zero]) {
         const rows = await em.execute<{ n: number; cos: number; ref: number; norm: number | null }[]>(
           `SELECT p.n, ${sqlCosineWith('p.a', 'sum_of_squares(p.a)', query)} AS cos, sum_of_squares(p.a) AS norm,

@@ -36,10 +36,22 @@ describe('upsertFacts', () => {
       a.token,
     );
     expect(r.upsertFacts.map((f) => f.text)).toEqual(['Use connection pooling', 'No external id']);
-    expect(r.upsertFacts[0]).toMatchObject({ bankId: 'agent-1', kind: 'tip', externalId: 'FACT_pool', status: 'SUGGESTED', usefulness: 0.5, signalCount: 0 });
+    expect(r.upsertFacts[0]).toMatchObject({
+      bankId: 'agent-1',
+      kind: 'tip',
+      externalId: 'FACT_pool',
+      status: 'SUGGESTED',
+      usefulness: 0.5,
+      signalCount: 0,
+    });
     const id = r.upsertFacts[0].id;
 
-    const again = await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'agent-1', text: 'Use a connection pool', externalId: 'FACT_pool' }] }, a.token);
+    const again = await gqlOk(
+      s.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'agent-1', text: 'Use a connection pool', externalId: 'FACT_pool' }] },
+      a.token,
+    );
     expect(again.upsertFacts[0]).toMatchObject({ id, text: 'Use a connection pool', kind: 'tip' });
     const [row] = await em().execute('SELECT embedding FROM facts WHERE id = ?', [id]);
     expect(row.embedding).toEqual([1, 0, 0]);
@@ -54,7 +66,12 @@ describe('upsertFacts', () => {
       `INSERT INTO facts (id, org_id, bank_id, text, external_id) VALUES (gen_random_uuid(), ?, 'agent-9', '', 'FACT_stub') RETURNING id`,
       [a.orgId],
     );
-    const r = await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'agent-9', text: 'Now with text', externalId: 'FACT_stub' }] }, a.token);
+    const r = await gqlOk(
+      s.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'agent-9', text: 'Now with text', externalId: 'FACT_stub' }] },
+      a.token,
+    );
     expect(r.upsertFacts[0]).toMatchObject({ id: stub.id, text: 'Now with text' });
   });
 
@@ -71,13 +88,31 @@ describe('upsertFacts', () => {
   it('refuses bad input naming the field, and writes nothing', async () => {
     const before = (await em().execute('SELECT count(*)::int AS n FROM facts WHERE org_id = ?', [a.orgId]))[0].n;
     const cases: [unknown[], string][] = [
-      [[{ bankId: 'x', text: 'ok' }, { bankId: 'x', text: 'é'.repeat(4097) }], 'inputs.1.text'],
+      [
+        [
+          { bankId: 'x', text: 'ok' },
+          { bankId: 'x', text: 'é'.repeat(4097) },
+        ],
+        'inputs.1.text',
+      ],
       [[{ bankId: 'x', text: '   ' }], 'inputs.0.text'],
       [[{ bankId: '', text: 'ok' }], 'inputs.0.bankId'],
-      [[{ bankId: 'x', text: 'a', externalId: 'E1' }, { bankId: 'x', text: 'b', externalId: 'E1' }], 'inputs.1.externalId'],
+      [
+        [
+          { bankId: 'x', text: 'a', externalId: 'E1' },
+          { bankId: 'x', text: 'b', externalId: 'E1' },
+        ],
+        'inputs.1.externalId',
+      ],
       [[{ bankId: 'x', text: 'ok', embedding: [] }], 'inputs.0.embedding'],
       [[{ bankId: 'x', text: 'ok', embedding: [1, 0] }], 'inputs.0.embedding'],
-      [[{ bankId: 'x', text: 'ok', embedding: [1, 0, 0] }, { bankId: 'x', text: 'ok', embedding: [1, 0, 0, 0] }], 'inputs.1.embedding'],
+      [
+        [
+          { bankId: 'x', text: 'ok', embedding: [1, 0, 0] },
+          { bankId: 'x', text: 'ok', embedding: [1, 0, 0, 0] },
+        ],
+        'inputs.1.embedding',
+      ],
       [Array.from({ length: 501 }, () => ({ bankId: 'x', text: 'ok' })), 'inputs'],
     ];
     for (const [inputs, field] of cases) {
@@ -128,7 +163,12 @@ describe('fact and facts', () => {
     }
     expect(seen).toEqual(Array.from({ length: 45 }, (_, i) => `fact ${i + 1}`));
 
-    const filtered = await gqlOk(s.url, FactsDocument, { filter: { bankId: 'bank-0', kind: 'rule', statuses: ['CONFIRMED'] }, first: 100 }, org.token);
+    const filtered = await gqlOk(
+      s.url,
+      FactsDocument,
+      { filter: { bankId: 'bank-0', kind: 'rule', statuses: ['CONFIRMED'] }, first: 100 },
+      org.token,
+    );
     expect(filtered.facts.edges.map((e) => e.node.text)).toEqual(['fact 30']);
     const bad = await gql(s.url, FactsDocument, { first: 101 }, org.token);
     expect(fieldOf(bad)).toBe('first');
@@ -136,7 +176,12 @@ describe('fact and facts', () => {
   });
 
   it('filters by externalId and scope, and reads one fact by id', async () => {
-    const r = await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'mappings', text: 'sku', externalId: 'MAP_1', scope: 'cust-1', key: 'A', value: 'B' }] }, a.token);
+    const r = await gqlOk(
+      s.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'mappings', text: 'sku', externalId: 'MAP_1', scope: 'cust-1', key: 'A', value: 'B' }] },
+      a.token,
+    );
     const byExt = await gqlOk(s.url, FactsDocument, { filter: { externalId: 'MAP_1' } }, a.token);
     expect(byExt.facts.edges.map((e) => e.node.id)).toEqual([r.upsertFacts[0].id]);
     const byScope = await gqlOk(s.url, FactsDocument, { filter: { scope: 'cust-1' } }, a.token);
@@ -168,7 +213,8 @@ describe('failedFacts', () => {
     const accepted = episodes.filter((e) => (e as unknown as { accepted: boolean | null }).accepted !== false).map((e) => e.id);
     const links: [string, string][] = [
       ...rejected.map((e) => [e, f2] as [string, string]), // f2: 3 rejected
-      [rejected[0], f1], [rejected[1], f1], // f1: 2 rejected
+      [rejected[0], f1],
+      [rejected[1], f1], // f1: 2 rejected
       [rejected[0], f3], // f3: 1 rejected
       ...accepted.map((e) => [e, f4] as [string, string]), // f4: only accepted / unjudged
     ];
@@ -179,7 +225,11 @@ describe('failedFacts', () => {
     s.sql.reset();
     const res = await gqlOk(s.url, FailedFactsDocument, { topN: 10 }, org.token);
     expect(s.sql.count).toBeLessThanOrEqual(2);
-    expect(res.failedFacts.map((x) => [x.fact.externalId, x.rejectedEpisodeCount])).toEqual([['F2', 3], ['F1', 2], ['F3', 1]]);
+    expect(res.failedFacts.map((x) => [x.fact.externalId, x.rejectedEpisodeCount])).toEqual([
+      ['F2', 3],
+      ['F1', 2],
+      ['F3', 1],
+    ]);
     const top1 = await gqlOk(s.url, FailedFactsDocument, { topN: 1 }, org.token);
     expect(top1.failedFacts.map((x) => x.fact.externalId)).toEqual(['F2']);
     expect(fieldOf(await gql(s.url, FailedFactsDocument, { topN: 0 }, org.token))).toBe('topN');
@@ -190,8 +240,17 @@ describe('failedFacts', () => {
 
 describe('factsById loader (for other types that return facts)', () => {
   it('loads any number of facts in one statement and hides other orgs', async () => {
-    const ids = (await gqlOk(s.url, UpsertFactsDocument, { inputs: Array.from({ length: 30 }, (_, i) => ({ bankId: 'loader', text: `l${i}` })) }, a.token)).upsertFacts.map((f) => f.id);
-    const [bId] = (await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'loader', text: 'b' }] }, b.token)).upsertFacts.map((f) => f.id);
+    const ids = (
+      await gqlOk(
+        s.url,
+        UpsertFactsDocument,
+        { inputs: Array.from({ length: 30 }, (_, i) => ({ bankId: 'loader', text: `l${i}` })) },
+        a.token,
+      )
+    ).upsertFacts.map((f) => f.id);
+    const [bId] = (await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'loader', text: 'b' }] }, b.token)).upsertFacts.map(
+      (f) => f.id,
+    );
     const loader = factsById(em(), a.orgId);
     s.sql.reset();
     const got = await Promise.all([...ids, bId].map((id) => loader.load(id)));
@@ -203,13 +262,23 @@ describe('factsById loader (for other types that return facts)', () => {
 
 describe('org isolation', () => {
   it('org B can neither see nor change org A facts', async () => {
-    const r = await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'secret', text: 'A only', externalId: 'SHARED_EXT' }] }, a.token);
+    const r = await gqlOk(
+      s.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'secret', text: 'A only', externalId: 'SHARED_EXT' }] },
+      a.token,
+    );
     const id = r.upsertFacts[0].id;
     expect((await gqlOk(s.url, FactByIdDocument, { id }, b.token)).fact).toBeNull();
     expect((await gqlOk(s.url, FactsDocument, { filter: { bankId: 'secret' } }, b.token)).facts.edges).toEqual([]);
     expect((await gqlOk(s.url, FactsDocument, { filter: { externalId: 'SHARED_EXT' } }, b.token)).facts.edges).toEqual([]);
     // the same externalId in org B creates B's own fact and leaves A's alone
-    const mine = await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'secret', text: 'B version', externalId: 'SHARED_EXT' }] }, b.token);
+    const mine = await gqlOk(
+      s.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'secret', text: 'B version', externalId: 'SHARED_EXT' }] },
+      b.token,
+    );
     expect(mine.upsertFacts[0].id).not.toBe(id);
     expect((await gqlOk(s.url, FactByIdDocument, { id }, a.token)).fact?.text).toBe('A only');
   });

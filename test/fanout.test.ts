@@ -17,12 +17,21 @@ afterAll(() => s?.close());
 
 type Sub = ReturnType<typeof wsSubscribe<unknown, unknown>>;
 interface Event {
-  feedbackAdded: { feedback: { id: string; feedbackType?: string; agentId?: string | null; rating?: number | null }; episode?: { id: string; feedbackCount: number } | null };
+  feedbackAdded: {
+    feedback: { id: string; feedbackType?: string; agentId?: string | null; rating?: number | null };
+    episode?: { id: string; feedbackCount: number } | null;
+  };
 }
 const settle = (ms = 300) => new Promise((r) => setTimeout(r, ms));
-const episode = (agentId: string, token = a.token, url = s.url) => gqlOk(url, RecordEpisodeDocument, { input: { agentId } }, token).then((r) => r.recordEpisode);
+const episode = (agentId: string, token = a.token, url = s.url) =>
+  gqlOk(url, RecordEpisodeDocument, { input: { agentId } }, token).then((r) => r.recordEpisode);
 const feedback = (episodeId: string, token = a.token, url = s.url, rating?: number) =>
-  gqlOk(url, SubmitFeedbackDocument, { input: { episodeId, ...(rating ? { feedbackType: 'RATING', rating } : { feedbackType: 'THUMBS_UP' }) } }, token).then((r) => r.submitFeedback.feedback.id);
+  gqlOk(
+    url,
+    SubmitFeedbackDocument,
+    { input: { episodeId, ...(rating ? { feedbackType: 'RATING', rating } : { feedbackType: 'THUMBS_UP' }) } },
+    token,
+  ).then((r) => r.submitFeedback.feedback.id);
 const ids = (sub: Sub) => sub.events.map((e) => (e.data as Event | undefined)?.feedbackAdded.feedback.id);
 const all = (subs: Sub[], n: number) => Promise.all(subs.map((x) => x.waitFor(n)));
 /** statements since the last reset, without the periodic API key re-check of open sockets */
@@ -48,7 +57,9 @@ describe('feedbackAdded fan-out', () => {
     const ep = await episode('fan');
     const clients = Array.from({ length: 10 }, () => wsClient(s.wsUrl, a.token));
     // three subscriptions per socket: 30 subscribers of one operation
-    const subs = clients.flatMap((c) => Array.from({ length: 3 }, () => wsSubscribe(c, FeedbackAddedDocument, { episodeId: ep.id }) as Sub));
+    const subs = clients.flatMap((c) =>
+      Array.from({ length: 3 }, () => wsSubscribe(c, FeedbackAddedDocument, { episodeId: ep.id }) as Sub),
+    );
     await ready(s, 30, 1);
     const sent: string[] = [];
     for (let k = 1; k <= 3; k++) {
@@ -60,7 +71,9 @@ describe('feedbackAdded fan-out', () => {
       expect(sub.errors).toEqual([]);
       expect(ids(sub)).toEqual(sent);
       // each event as committed: the k-th shows the episode with k feedback
-      expect(sub.events.map((e) => (e.data as Event).feedbackAdded.episode)).toEqual([1, 2, 3].map((n) => expect.objectContaining({ id: ep.id, feedbackCount: n })));
+      expect(sub.events.map((e) => (e.data as Event).feedbackAdded.episode)).toEqual(
+        [1, 2, 3].map((n) => expect.objectContaining({ id: ep.id, feedbackCount: n })),
+      );
     }
     expect(new Set(subs.map((x) => JSON.stringify(x.events))).size).toBe(1);
 
@@ -100,7 +113,10 @@ describe('feedbackAdded fan-out', () => {
     for (const x of byEpisode) expect(ids(x)).toEqual([f1]);
     for (const x of byAgent) expect(ids(x)).toEqual([f2, f3]);
     for (const x of ratings) expect(ids(x)).toEqual([f2]);
-    for (const x of alt) expect(x.events.map((e) => e.data)).toEqual([f1, f2, f3].map((id, i) => ({ feedbackAdded: { feedback: { id, rating: i === 1 ? 5 : null } } })));
+    for (const x of alt)
+      expect(x.events.map((e) => e.data)).toEqual(
+        [f1, f2, f3].map((id, i) => ({ feedbackAdded: { feedback: { id, rating: i === 1 ? 5 : null } } })),
+      );
     await Promise.all([c1.dispose(), c2.dispose()]);
     await ready(s, 0, 0);
   });
@@ -115,7 +131,12 @@ describe('feedbackAdded fan-out', () => {
         return wsSubscribe(clients.at(-1)!, FeedbackAddedDocument, variables);
       });
     // org B subscribes with org A's episode id: the same bytes as org A's subscribers
-    const [aAll, aEp, bAll, bEp] = [open(a.token, {}), open(a.token, { episodeId: epA.id }), open(b.token, {}), open(b.token, { episodeId: epA.id })];
+    const [aAll, aEp, bAll, bEp] = [
+      open(a.token, {}),
+      open(a.token, { episodeId: epA.id }),
+      open(b.token, {}),
+      open(b.token, { episodeId: epA.id }),
+    ];
     await ready(s, 16, 4);
     const [fromA, fromB] = await Promise.all([
       Promise.all(Array.from({ length: 5 }, () => feedback(epA.id, a.token))),
@@ -141,7 +162,10 @@ describe('feedbackAdded fan-out', () => {
     const first = wsSubscribe(c1, FeedbackAddedDocument, { episodeId: ep.id }) as Sub;
     await ready(s, 1, 1);
     const c2 = wsClient(s.wsUrl, k2.token);
-    const others = [wsSubscribe(c2, FeedbackAddedDocument, { episodeId: ep.id }) as Sub, wsSubscribe(c2, FeedbackAddedDocument, { episodeId: ep.id }) as Sub];
+    const others = [
+      wsSubscribe(c2, FeedbackAddedDocument, { episodeId: ep.id }) as Sub,
+      wsSubscribe(c2, FeedbackAddedDocument, { episodeId: ep.id }) as Sub,
+    ];
     await ready(s, 3, 1);
     const f1 = await feedback(ep.id);
     await all([first, ...others], 1);
@@ -174,14 +198,19 @@ describe('feedbackAdded fan-out', () => {
     await ready(s, 1, 1);
     const withOne = await measure(one);
     const clients = Array.from({ length: 5 }, () => wsClient(s.wsUrl, a.token));
-    const many = [...one, ...clients.flatMap((x) => Array.from({ length: 5 }, () => wsSubscribe(x, FeedbackAddedDocument, { episodeId: ep.id }) as Sub))];
+    const many = [
+      ...one,
+      ...clients.flatMap((x) => Array.from({ length: 5 }, () => wsSubscribe(x, FeedbackAddedDocument, { episodeId: ep.id }) as Sub)),
+    ];
     await ready(s, 26, 1);
     const withMany = await measure(many);
     // another selection of the same event reads nothing more either
     const alt: Sub = wsSubscribe(c, ALT);
     await ready(s, 27, 2);
     const withAlt = await measure([...many, alt]);
-    console.log(`statements per event: mutation only ${withNone}, 1 subscriber ${withOne}, 26 subscribers ${withMany}, and a second selection ${withAlt}`);
+    console.log(
+      `statements per event: mutation only ${withNone}, 1 subscriber ${withOne}, 26 subscribers ${withMany}, and a second selection ${withAlt}`,
+    );
     expect(withOne - withNone).toBe(2); // the feedback and its episode
     expect(withMany).toBe(withOne);
     expect(withAlt).toBe(withOne);

@@ -4,12 +4,19 @@ import { FEEDBACK_BRIEF_COLUMNS, FEEDBACK_COLUMNS } from '../src/modules/feedbac
 import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes.sql';
 
 /** The column names of a select list as text, in order. */
-const names = (list: string) => list.split(',').map((c) => c.trim().split(/\s+AS\s+|\./i).pop()!.replace(/"/g, ''));
+const names = (list: string) =>
+  list.split(',').map((c) =>
+    c
+      .trim()
+      .split(/\s+AS\s+|\./i)
+      .pop()!
+      .replace(/"/g, ''),
+  );
 
 describe('feedback and canvas statements', () => {
   it('read the same columns in the same order in brief, with the large ones as NULL', () => {
-    expect(names(FEEDBACK_BRIEF_COLUMNS)).toEqual(names(FEEDBACK_COLUMNS.join(",")));
-    expect(names(CANVAS_BRIEF_COLUMNS)).toEqual(names(CANVAS_COLUMNS.join(",")));
+    expect(names(FEEDBACK_BRIEF_COLUMNS)).toEqual(names(FEEDBACK_COLUMNS.join(',')));
+    expect(names(CANVAS_BRIEF_COLUMNS)).toEqual(names(CANVAS_COLUMNS.join(',')));
     for (const c of ['NULL::text AS corrections', 'NULL::jsonb AS before', 'NULL::jsonb AS after', 'NULL::jsonb AS meta']) {
       expect(FEEDBACK_BRIEF_COLUMNS).toContain(c);
     }

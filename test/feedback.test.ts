@@ -26,8 +26,10 @@ afterAll(() => s?.close());
 
 const episode = (input: Record<string, unknown> = {}, token = a.token) =>
   gqlOk(s.url, RecordEpisodeDocument, { input: { agentId: 'fb-agent', ...input } as never }, token).then((r) => r.recordEpisode);
-const submit = (input: Record<string, unknown>, token = a.token) => gqlOk(s.url, SubmitFeedbackDocument, { input: input as never }, token).then((r) => r.submitFeedback);
-const feedbackRows = async (orgId: string) => (await s.app.db.orm.em.fork().execute('SELECT count(*)::int AS n FROM feedback WHERE org_id = ?', [orgId]))[0].n;
+const submit = (input: Record<string, unknown>, token = a.token) =>
+  gqlOk(s.url, SubmitFeedbackDocument, { input: input as never }, token).then((r) => r.submitFeedback);
+const feedbackRows = async (orgId: string) =>
+  (await s.app.db.orm.em.fork().execute('SELECT count(*)::int AS n FROM feedback WHERE org_id = ?', [orgId]))[0].n;
 
 describe('scores', () => {
   it('scores thumbs +1 / -1 and a rating r as (r - 3) / 2', () => {
@@ -55,20 +57,43 @@ describe('scores', () => {
     const ep = await episode({ sessionId: 's-one' });
     const first = await submit({ episodeId: ep.id, feedbackType: 'THUMBS_UP' });
     s.sql.reset();
-    const r = await submit({ episodeId: ep.id, feedbackType: 'RATING', rating: 5, corrections: 'fine', actorUserId: 'u-1', executionId: 'x-1', occurredAt: '2026-01-02T03:04:05.678Z' });
+    const r = await submit({
+      episodeId: ep.id,
+      feedbackType: 'RATING',
+      rating: 5,
+      corrections: 'fine',
+      actorUserId: 'u-1',
+      executionId: 'x-1',
+      occurredAt: '2026-01-02T03:04:05.678Z',
+    });
     // the write alone, besides authentication: no BEGIN / COMMIT, no reload of either row
     expect(s.sql.besidesAuth, s.sql.statements.join('\n')).toBe(1);
     expect(r.episode).toEqual({ id: ep.id, feedbackCount: 2, aggregateFeedbackScore: 1 });
-    expect(r.feedback).toMatchObject({ feedbackType: 'RATING', rating: 5, score: 1, corrections: 'fine', actorUserId: 'u-1', agentId: 'fb-agent', episodeId: ep.id });
+    expect(r.feedback).toMatchObject({
+      feedbackType: 'RATING',
+      rating: 5,
+      score: 1,
+      corrections: 'fine',
+      actorUserId: 'u-1',
+      agentId: 'fb-agent',
+      episodeId: ep.id,
+    });
     expect(r.feedback.createdAt).toBe('2026-01-02T03:04:05.678Z');
     // what the mutation returned is what a later read sees
-    const [row] = await s.app.db.orm.em.fork().execute('SELECT feedback_type, rating, score, corrections, created_at FROM feedback WHERE id = ?', [r.feedback.id]);
+    const [row] = await s.app.db.orm.em
+      .fork()
+      .execute('SELECT feedback_type, rating, score, corrections, created_at FROM feedback WHERE id = ?', [r.feedback.id]);
     expect(row).toMatchObject({ feedback_type: 'RATING', rating: 5, score: 1, corrections: 'fine' });
     expect(new Date(row.created_at).toISOString()).toBe('2026-01-02T03:04:05.678Z');
     expect(first.feedback.id).not.toBe(r.feedback.id);
     // an unknown episode writes nothing, in the same one statement
     const before = await feedbackRows(a.orgId);
-    const missing = await gql(s.url, SubmitFeedbackDocument, { input: { episodeId: '00000000-0000-4000-8000-00000000beef', feedbackType: 'THUMBS_UP' } as never }, a.token);
+    const missing = await gql(
+      s.url,
+      SubmitFeedbackDocument,
+      { input: { episodeId: '00000000-0000-4000-8000-00000000beef', feedbackType: 'THUMBS_UP' } as never },
+      a.token,
+    );
     expect(codeOf(missing)).toBe('NOT_FOUND');
     expect(fieldOf(missing)).toBe('input.episodeId');
     expect(await feedbackRows(a.orgId)).toBe(before);
@@ -83,13 +108,15 @@ describe('scores', () => {
 
   it('stays exact with 50 concurrent clients giving 20 ratings each', async () => {
     const ep = await episode();
-    const ratings = Array.from({ length: 1000 }, (_, i) => (i * 7) % 5 + 1);
+    const ratings = Array.from({ length: 1000 }, (_, i) => ((i * 7) % 5) + 1);
     await Promise.all(
       Array.from({ length: 50 }, async (_, c) => {
         for (let k = 0; k < 20; k++) await submit({ episodeId: ep.id, feedbackType: 'RATING', rating: ratings[c * 20 + k] });
       }),
     );
-    const [row] = await s.app.db.orm.em.fork().execute('SELECT count(*)::int AS n, avg(score)::float8 AS mean FROM feedback WHERE episode_id = ?', [ep.id]);
+    const [row] = await s.app.db.orm.em
+      .fork()
+      .execute('SELECT count(*)::int AS n, avg(score)::float8 AS mean FROM feedback WHERE episode_id = ?', [ep.id]);
     const { episodes } = await gqlOk(s.url, EpisodesWithFeedbackDocument, { first: 1 }, a.token);
     expect(episodes.edges[0].node.id).toBe(ep.id);
     expect(row.n).toBe(1000);
@@ -158,7 +185,14 @@ describe('recordCorrection', () => {
   it('stores CORRECTION with the event and reduces a 50 KB before/after to the changed keys', async () => {
     const before = big(50);
     const after = { ...before, field_3: 'changed '.repeat(200) };
-    const fb = (await gqlOk(s.url, RecordCorrectionDocument, { input: { eventType: 'EXTRACTION_FIELD_CORRECTED', before, after, meta: { input_snippet: 'x' } } }, a.token)).recordCorrection;
+    const fb = (
+      await gqlOk(
+        s.url,
+        RecordCorrectionDocument,
+        { input: { eventType: 'EXTRACTION_FIELD_CORRECTED', before, after, meta: { input_snippet: 'x' } } },
+        a.token,
+      )
+    ).recordCorrection;
     expect(fb.feedbackType).toBe('CORRECTION');
     expect(Object.keys(fb.before!)).toEqual(['field_3']);
     expect((fb.after!.field_3 as string).length).toBe(500);
@@ -177,20 +211,46 @@ describe('recordCorrection', () => {
 
   it('takes the layout fingerprint of a recorded document, and refuses bad event types and fingerprints', async () => {
     const fp = 'a'.repeat(64);
-    await s.app.db.orm.em.fork().execute(
-      "INSERT INTO documents (id, org_id, created_at, updated_at, document_id, layout_fingerprint, page_count, page_dimensions, table_count, text_coverage_ratio) VALUES (gen_random_uuid(), ?, now(), now(), 'doc-1', ?, 1, '[[612.0, 792.0]]', 0, 0.5)",
-      [a.orgId, fp],
-    );
-    const fb = (await gqlOk(s.url, RecordCorrectionDocument, { input: { eventType: 'EXTRACTION_LINE_CORRECTED', documentId: 'doc-1', before: { a: 1 }, after: { a: 2 } } }, a.token)).recordCorrection;
+    await s.app.db.orm.em
+      .fork()
+      .execute(
+        "INSERT INTO documents (id, org_id, created_at, updated_at, document_id, layout_fingerprint, page_count, page_dimensions, table_count, text_coverage_ratio) VALUES (gen_random_uuid(), ?, now(), now(), 'doc-1', ?, 1, '[[612.0, 792.0]]', 0, 0.5)",
+        [a.orgId, fp],
+      );
+    const fb = (
+      await gqlOk(
+        s.url,
+        RecordCorrectionDocument,
+        { input: { eventType: 'EXTRACTION_LINE_CORRECTED', documentId: 'doc-1', before: { a: 1 }, after: { a: 2 } } },
+        a.token,
+      )
+    ).recordCorrection;
     expect(fb.layoutFingerprint).toBe(fp);
     // another organization's document of the same id is not used
-    const other = (await gqlOk(s.url, RecordCorrectionDocument, { input: { eventType: 'EXTRACTION_LINE_CORRECTED', documentId: 'doc-1', before: {}, after: {} } }, b.token)).recordCorrection;
+    const other = (
+      await gqlOk(
+        s.url,
+        RecordCorrectionDocument,
+        { input: { eventType: 'EXTRACTION_LINE_CORRECTED', documentId: 'doc-1', before: {}, after: {} } },
+        b.token,
+      )
+    ).recordCorrection;
     expect(other.layoutFingerprint).toBeNull();
     const bad = await gql(s.url, RecordCorrectionDocument, { input: { eventType: 'mapping-confirmed', before: {}, after: {} } }, a.token);
     expect(fieldOf(bad)).toBe('input.eventType');
-    const badFp = await gql(s.url, RecordCorrectionDocument, { input: { eventType: 'X', layoutFingerprint: 'ABC', before: {}, after: {} } }, a.token);
+    const badFp = await gql(
+      s.url,
+      RecordCorrectionDocument,
+      { input: { eventType: 'X', layoutFingerprint: 'ABC', before: {}, after: {} } },
+      a.token,
+    );
     expect(fieldOf(badFp)).toBe('input.layoutFingerprint');
-    const notObject = await gql(s.url, RecordCorrectionDocument, { input: { eventType: 'X', before: [1, 2], after: {} } as never }, a.token);
+    const notObject = await gql(
+      s.url,
+      RecordCorrectionDocument,
+      { input: { eventType: 'X', before: [1, 2], after: {} } as never },
+      a.token,
+    );
     expect(codeOf(notObject)).toBe('BAD_USER_INPUT');
   });
 });
@@ -202,20 +262,40 @@ describe('judgeEpisode', () => {
     const { judgeEpisode: j } = await gqlOk(
       s.url,
       JudgeEpisodeDocument,
-      { input: { episodeId: ep.id, accepted: false, overallScore: 0.3, reason: 'off topic', judgeFeedback: 'stick to the syllabus', outputUpdates: [{ outputId, regenerationRound: 1, qualityScore: 0.2 }] } },
+      {
+        input: {
+          episodeId: ep.id,
+          accepted: false,
+          overallScore: 0.3,
+          reason: 'off topic',
+          judgeFeedback: 'stick to the syllabus',
+          outputUpdates: [{ outputId, regenerationRound: 1, qualityScore: 0.2 }],
+        },
+      },
       a.token,
     );
     expect(j).toMatchObject({ accepted: false, overallScore: 0.3, feedbackCount: 1 });
     expect(j.decayScore).toBeCloseTo(0.6 * 0.7, 3);
     expect(j.outputs[0]).toMatchObject({ regenerationRound: 1, qualityScore: 0.2 });
-    expect(j.feedbackContext[0]).toMatchObject({ feedbackType: 'JUDGEMENT', accepted: false, reason: 'off topic', corrections: 'stick to the syllabus', score: null });
+    expect(j.feedbackContext[0]).toMatchObject({
+      feedbackType: 'JUDGEMENT',
+      accepted: false,
+      reason: 'off topic',
+      corrections: 'stick to the syllabus',
+      score: null,
+    });
   });
 
   it('refuses an output of another episode and an episode of another organization, changing nothing', async () => {
     const ep = await episode();
     const other = await episode({ outputs: [{ kind: 'mcq', content: {} }] });
     const outputId = (await s.app.db.orm.em.fork().execute('SELECT id FROM episode_outputs WHERE episode_id = ?', [other.id]))[0].id;
-    const r = await gql(s.url, JudgeEpisodeDocument, { input: { episodeId: ep.id, accepted: true, outputUpdates: [{ outputId }] } }, a.token);
+    const r = await gql(
+      s.url,
+      JudgeEpisodeDocument,
+      { input: { episodeId: ep.id, accepted: true, outputUpdates: [{ outputId }] } },
+      a.token,
+    );
     expect(fieldOf(r)).toBe('input.outputUpdates.0.outputId');
     const [row] = await s.app.db.orm.em.fork().execute('SELECT accepted FROM episodes WHERE id = ?', [ep.id]);
     expect(row.accepted).toBeNull();
@@ -242,7 +322,12 @@ describe('reading feedback', () => {
     expect(byId.get(good.id)!.feedbackContext.map((f) => f.score)).toEqual([1, 1]);
     const page = await gqlOk(s.url, FeedbackPageDocument, { filter: { types: ['THUMBS_UP', 'THUMBS_DOWN'] }, first: 1 }, o.token);
     expect(page.feedback.edges[0].node.feedbackType).toBe('THUMBS_DOWN');
-    const next = await gqlOk(s.url, FeedbackPageDocument, { filter: { types: ['THUMBS_UP', 'THUMBS_DOWN'] }, first: 1, after: page.feedback.pageInfo.endCursor }, o.token);
+    const next = await gqlOk(
+      s.url,
+      FeedbackPageDocument,
+      { filter: { types: ['THUMBS_UP', 'THUMBS_DOWN'] }, first: 1, after: page.feedback.pageInfo.endCursor },
+      o.token,
+    );
     expect(next.feedback.edges[0].node.feedbackType).toBe('THUMBS_UP');
     expect(next.feedback.pageInfo.hasNextPage).toBe(false);
     const { feedbackEpisodes } = await gqlOk(s.url, FeedbackEpisodesDocument, { agentId: 'r', minFeedbackScore: 0.5 }, o.token);
@@ -256,9 +341,22 @@ describe('reading feedback', () => {
     const o = await s.createOrg('columns');
     const ep = await episode({ agentId: 'cols', sessionId: 'cols-1' }, o.token);
     await submit({ episodeId: ep.id, feedbackType: 'CORRECTION', corrections: 'use metric units' }, o.token);
-    await gqlOk(s.url, RecordCorrectionDocument, { input: { episodeId: ep.id, eventType: 'FIELD_FIXED', before: { unit: 'mi' }, after: { unit: 'km' }, meta: { by: 'ops' } } as never }, o.token);
-    await gql(s.url, 'mutation($i: CanvasActionInput!) { recordCanvasAction(input: $i) { id } }', { i: { agentId: 'cols', sessionId: 'cols-1', episodeId: ep.id, canvasType: 'docs', action: 'PRESENT', metadata: { pane: 2 } } }, o.token);
-    const query = (fields: string) => `query($id: ID!) { episode(id: $id) { feedbackContext { id feedbackType ${fields} } canvasContext { id ${fields.includes('meta') ? 'metadata' : ''} } } }`;
+    await gqlOk(
+      s.url,
+      RecordCorrectionDocument,
+      {
+        input: { episodeId: ep.id, eventType: 'FIELD_FIXED', before: { unit: 'mi' }, after: { unit: 'km' }, meta: { by: 'ops' } } as never,
+      },
+      o.token,
+    );
+    await gql(
+      s.url,
+      'mutation($i: CanvasActionInput!) { recordCanvasAction(input: $i) { id } }',
+      { i: { agentId: 'cols', sessionId: 'cols-1', episodeId: ep.id, canvasType: 'docs', action: 'PRESENT', metadata: { pane: 2 } } },
+      o.token,
+    );
+    const query = (fields: string) =>
+      `query($id: ID!) { episode(id: $id) { feedbackContext { id feedbackType ${fields} } canvasContext { id ${fields.includes('meta') ? 'metadata' : ''} } } }`;
     s.sql.reset();
     const brief = await gql(s.url, query(''), { id: ep.id }, o.token);
     expect(brief.errors).toBeUndefined();
@@ -266,7 +364,9 @@ describe('reading feedback', () => {
     expect(briefSql).toContain('NULL::jsonb AS before');
     expect(briefSql).toContain('NULL::jsonb AS metadata');
     s.sql.reset();
-    const full = (await gql(s.url, query('corrections before after meta'), { id: ep.id }, o.token)) as { data?: { episode: { feedbackContext: Record<string, unknown>[]; canvasContext: Record<string, unknown>[] } } };
+    const full = (await gql(s.url, query('corrections before after meta'), { id: ep.id }, o.token)) as {
+      data?: { episode: { feedbackContext: Record<string, unknown>[]; canvasContext: Record<string, unknown>[] } };
+    };
     expect(s.sql.statements.join('\n')).not.toContain('NULL::jsonb');
     const fb = full.data!.episode.feedbackContext;
     expect(fb.map((f) => [f.feedbackType, f.corrections, f.before, f.after, f.meta])).toEqual([

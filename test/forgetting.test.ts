@@ -44,8 +44,17 @@ async function seedEpisode(orgId: string, days: number, accepted: boolean | null
 describe('decay', () => {
   it('is the same in SQL and TypeScript, penalties included', async () => {
     const lambda = s.config.decayLambda;
-    for (const [days, accepted, score] of [[0, null, null], [10, false, null], [30, true, 0.3], [90, false, 0.2], [3.5, null, 0.9]] as const) {
-      const [row] = await sql(`SELECT ${DECAY_SQL} AS d FROM (SELECT now() - ?::float8 * interval '1 day' AS created_at, ?::boolean AS accepted, ?::float8 AS overall_score) e`, [lambda, days, accepted, score]);
+    for (const [days, accepted, score] of [
+      [0, null, null],
+      [10, false, null],
+      [30, true, 0.3],
+      [90, false, 0.2],
+      [3.5, null, 0.9],
+    ] as const) {
+      const [row] = await sql(
+        `SELECT ${DECAY_SQL} AS d FROM (SELECT now() - ?::float8 * interval '1 day' AS created_at, ?::boolean AS accepted, ?::float8 AS overall_score) e`,
+        [lambda, days, accepted, score],
+      );
       const ts = decayScore({ createdAt: new Date(Date.now() - days * 86_400_000), accepted, overallScore: score }, lambda);
       expect(Number(row.d)).toBeCloseTo(ts, 5);
     }
@@ -75,7 +84,8 @@ describe('forgetEpisodes', () => {
     for (const id of [keep, fresh, acceptedOld]) expect((await gqlOk(s.url, EpisodeDocument, { id }, o.token)).episode?.id).toBe(id);
     for (const id of [stale, decayed]) expect((await gqlOk(s.url, EpisodeDocument, { id }, o.token)).episode).toBeNull();
     const gone = [stale, decayed];
-    const left = async (table: string, col = 'episode_id') => (await sql(`SELECT count(*)::int AS n FROM ${table} WHERE ${col} = ANY(?::uuid[])`, [`{${gone.join(',')}}`]))[0].n;
+    const left = async (table: string, col = 'episode_id') =>
+      (await sql(`SELECT count(*)::int AS n FROM ${table} WHERE ${col} = ANY(?::uuid[])`, [`{${gone.join(',')}}`]))[0].n;
     expect(await left('episode_segments')).toBe(0);
     expect(await left('episode_outputs')).toBe(0);
     expect(await left('episode_facts')).toBe(0);
@@ -102,7 +112,10 @@ describe('forgetEpisodes', () => {
        SELECT gen_random_uuid(), ?, 'bulk', now() - CASE WHEN g % 2 = 0 THEN 200 ELSE 1 END * interval '1 day', now(), NULL FROM generate_series(1, 200000) g`,
       [o.orgId],
     );
-    await sql(`INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at) SELECT gen_random_uuid(), ?, 'bulk', now() - interval '300 days', now() FROM generate_series(1, 100)`, [other.orgId]);
+    await sql(
+      `INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at) SELECT gen_random_uuid(), ?, 'bulk', now() - interval '300 days', now() FROM generate_series(1, 100)`,
+      [other.orgId],
+    );
     let reads = 0;
     let readErrors = 0;
     let done = false;
@@ -118,7 +131,9 @@ describe('forgetEpisodes', () => {
     const seconds = (performance.now() - t0) / 1000;
     done = true;
     await reader;
-    console.log(`forgetEpisodes: ${run.deleted} episodes in ${seconds.toFixed(2)} s (${Math.round(run.deleted / seconds)} per second), ${reads} concurrent reads`);
+    console.log(
+      `forgetEpisodes: ${run.deleted} episodes in ${seconds.toFixed(2)} s (${Math.round(run.deleted / seconds)} per second), ${reads} concurrent reads`,
+    );
     expect(run).toMatchObject({ examined: 200_000, deleted: 100_000, preserved: 0 });
     expect(readErrors).toBe(0);
     expect(reads).toBeGreaterThan(0);
@@ -158,8 +173,14 @@ describe('purgeExpiredFeedback', () => {
 
   it('runs with forgetting from `npm run cli -- maintain`', async () => {
     const o = await s.createOrg('cron');
-    await sql(`INSERT INTO feedback (id, org_id, created_at, actor_id, feedback_type) VALUES (gen_random_uuid(), ?, now() - interval '500 days', gen_random_uuid(), 'THUMBS_UP')`, [o.orgId]);
-    await sql(`INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at) VALUES (gen_random_uuid(), ?, 'c', now() - interval '500 days', now())`, [o.orgId]);
+    await sql(
+      `INSERT INTO feedback (id, org_id, created_at, actor_id, feedback_type) VALUES (gen_random_uuid(), ?, now() - interval '500 days', gen_random_uuid(), 'THUMBS_UP')`,
+      [o.orgId],
+    );
+    await sql(
+      `INSERT INTO episodes (id, org_id, agent_id, created_at, updated_at) VALUES (gen_random_uuid(), ?, 'c', now() - interval '500 days', now())`,
+      [o.orgId],
+    );
     const r = await runCli(['maintain'], { DATABASE_URL: s.dbUrl, MIGRATE_ON_START: 'false' });
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout);
@@ -182,11 +203,21 @@ describe('diagnostics', () => {
     expect(byTopic.similarEpisodes.map((e) => e.id)).toEqual([a]);
     expect(fieldOf(await gql(s.url, SimilarEpisodesDocument, {}, o.token))).toBe('topic');
     const { topicPerformance } = await gqlOk(s.url, TopicPerformanceDocument, {}, o.token);
-    expect(topicPerformance).toEqual([{ topic: 'math', episodes: 2, outputs: 2, averageScore: expect.closeTo(0.65, 10), acceptanceRate: 0.5 }]);
+    expect(topicPerformance).toEqual([
+      { topic: 'math', episodes: 2, outputs: 2, averageScore: expect.closeTo(0.65, 10), acceptanceRate: 0.5 },
+    ]);
     const { topicTrend } = await gqlOk(s.url, TopicTrendDocument, { topic: 'math', days: 7 }, o.token);
     expect(topicTrend).toEqual([{ date: new Date().toISOString().slice(0, 10), averageScore: expect.closeTo(0.65, 10), episodes: 2 }]);
     const { memorySummary } = await gqlOk(s.url, MemorySummaryDocument, {}, o.token);
-    expect(memorySummary).toMatchObject({ episodes: 2, segments: 2, facts: 2, feedback: 4, canvasAudits: 2, layoutProfiles: 0, acceptanceRate: 0.5 });
+    expect(memorySummary).toMatchObject({
+      episodes: 2,
+      segments: 2,
+      facts: 2,
+      feedback: 4,
+      canvasAudits: 2,
+      layoutProfiles: 0,
+      acceptanceRate: 0.5,
+    });
     const stranger = await s.createOrg('stranger');
     expect((await gqlOk(s.url, SimilarEpisodesDocument, { factIds: [fact] }, stranger.token)).similarEpisodes).toEqual([]);
     expect((await gqlOk(s.url, TopicPerformanceDocument, {}, stranger.token)).topicPerformance).toEqual([]);

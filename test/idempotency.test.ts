@@ -26,7 +26,11 @@ const rows = async (note: string) => (await em().execute('SELECT count(*)::int A
 
 describe('idempotency keys', () => {
   it('runs 5 concurrent repeats once and gives each the first result', async () => {
-    const results = await Promise.all(Array.from({ length: 5 }, () => idempotent(em(), { orgId, key: 'k-concurrent', operation: 'probe', input: { a: 1 } }, write('concurrent'))));
+    const results = await Promise.all(
+      Array.from({ length: 5 }, () =>
+        idempotent(em(), { orgId, key: 'k-concurrent', operation: 'probe', input: { a: 1 } }, write('concurrent')),
+      ),
+    );
     expect(await rows('concurrent')).toBe(1);
     expect(new Set(results.map((r) => r.id)).size).toBe(1);
   });
@@ -67,7 +71,9 @@ describe('idempotency keys', () => {
     // an expired key is free again, even with another input
     await idempotent(em(), { orgId, key: 'k-expire', operation: 'probe', input: { v: 2 } }, write('expire'));
     expect(await rows('expire')).toBe(2);
-    const [{ hours }] = await em().execute("SELECT round(extract(epoch FROM expires_at - created_at) / 3600) AS hours FROM idempotency_keys WHERE key = 'k-expire'");
+    const [{ hours }] = await em().execute(
+      "SELECT round(extract(epoch FROM expires_at - created_at) / 3600) AS hours FROM idempotency_keys WHERE key = 'k-expire'",
+    );
     expect(Number(hours)).toBe(24);
     await em().execute("UPDATE idempotency_keys SET expires_at = now() - interval '1 second' WHERE key = 'k-expire'");
     expect(await purgeExpiredIdempotencyKeys(em())).toBeGreaterThanOrEqual(1);
@@ -75,6 +81,9 @@ describe('idempotency keys', () => {
   });
 
   it('refuses a key over 128 characters', async () => {
-    await expect(idempotent(em(), { orgId, key: 'k'.repeat(129), operation: 'probe', input: {} }, write('long'))).rejects.toMatchObject({ code: 'BAD_USER_INPUT', field: 'idempotencyKey' });
+    await expect(idempotent(em(), { orgId, key: 'k'.repeat(129), operation: 'probe', input: {} }, write('long'))).rejects.toMatchObject({
+      code: 'BAD_USER_INPUT',
+      field: 'idempotencyKey',
+    });
   });
 });

@@ -62,14 +62,22 @@ async function fromRows(orgId: string, start: Date, end: Date, fp?: string) {
 }
 
 async function analytics(o: { orgId: string; token: string }, start: Date, end: Date, fp?: string) {
-  const { learningAnalytics: la } = await gqlOk(s.url, LearningAnalyticsDocument, { start: start.toISOString(), end: end.toISOString(), fp }, o.token);
+  const { learningAnalytics: la } = await gqlOk(
+    s.url,
+    LearningAnalyticsDocument,
+    { start: start.toISOString(), end: end.toISOString(), fp },
+    o.token,
+  );
   const { corrections: _, layoutStats, ...rest } = la;
   return { ...rest, layoutStats: layoutStats.map(({ lastSeenAt: _at, ...l }) => l) };
 }
 
 /** The daily counts as stored, and as recounted from the rows. */
 async function counts(orgId: string) {
-  const stored = await sql(`SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, count FROM learning_event_counts WHERE org_id = ? ORDER BY 1, 2, 3`, [orgId]);
+  const stored = await sql(
+    `SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, count FROM learning_event_counts WHERE org_id = ? ORDER BY 1, 2, 3`,
+    [orgId],
+  );
   const recounted = await sql(
     `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, kind, key, count(*)::int AS count FROM (
        SELECT created_at, 'type' AS kind, coalesce(event_type, feedback_type) AS key FROM feedback WHERE org_id = ? AND ${EVENTS}
@@ -81,15 +89,27 @@ async function counts(orgId: string) {
 }
 
 const correct = (o: { token: string }, input: Record<string, unknown>) =>
-  gqlOk(s.url, RecordCorrectionDocument, { input: { before: {}, after: {}, eventType: 'EXTRACTION_LINE_CORRECTED', ...input } as never }, o.token);
+  gqlOk(
+    s.url,
+    RecordCorrectionDocument,
+    { input: { before: {}, after: {}, eventType: 'EXTRACTION_LINE_CORRECTED', ...input } as never },
+    o.token,
+  );
 const ago = (days: number, hours = 0) => new Date(Date.now() - days * DAY - hours * 3_600_000).toISOString();
 const midnight = (d: Date) => new Date(Math.floor(d.getTime() / DAY) * DAY);
 
 /** Every case of a changed field, on several days and layouts, plus events that do not count. */
 async function writeEvents(o: { orgId: string; token: string }): Promise<string> {
   const layout = { pageCount: 1, pageDimensions: [[612, 792]], tableCount: 0, textCoverageRatio: 0.5 };
-  const fp = (await gqlOk(s.url, RecordDocumentLayoutDocument, { input: { ...layout, documentId: 'd-1', extractionConfidence: 0.9 } }, o.token)).recordDocumentLayout.fingerprint;
-  await gqlOk(s.url, RecordDocumentLayoutDocument, { input: { ...layout, documentId: 'd-2', tableCount: 3, extractionConfidence: 0.4 } }, o.token);
+  const fp = (
+    await gqlOk(s.url, RecordDocumentLayoutDocument, { input: { ...layout, documentId: 'd-1', extractionConfidence: 0.9 } }, o.token)
+  ).recordDocumentLayout.fingerprint;
+  await gqlOk(
+    s.url,
+    RecordDocumentLayoutDocument,
+    { input: { ...layout, documentId: 'd-2', tableCount: 3, extractionConfidence: 0.4 } },
+    o.token,
+  );
   const long = 'f'.repeat(3000); // longer than an index entry may be
   const cases: Record<string, unknown>[] = [
     { eventType: 'EXTRACTION_FIELD_CORRECTED', before: { field: 'qty', qty: 1 }, after: { field: 'qty', qty: 2 } },
@@ -100,18 +120,38 @@ async function writeEvents(o: { orgId: string; token: string }): Promise<string>
     { before: {}, after: { sku: 'C' }, documentId: 'd-1', layoutFingerprint: fp },
   ];
   for (const [i, c] of cases.entries()) {
-    for (const when of [ago(0, 0), ago(1, 2), ago(3, 20), ago(6, i)]) await correct(o, { ...c, documentId: c.documentId ?? 'd-1', occurredAt: when });
+    for (const when of [ago(0, 0), ago(1, 2), ago(3, 20), ago(6, i)])
+      await correct(o, { ...c, documentId: c.documentId ?? 'd-1', occurredAt: when });
   }
   await correct(o, { eventType: 'CUSTOMER_SELECTED', after: { customer: 'c' }, layoutFingerprint: fp, occurredAt: ago(2) });
   await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'c', key: 'k', value: 'v' } }, o.token);
   await gqlOk(s.url, RejectMappingDocument, { input: { scope: 'c', key: 'k', value: 'w' } }, o.token);
-  await gqlOk(s.url, SubmitFeedbackDocument, { input: { feedbackType: 'CORRECTION', corrections: 'free text', agentId: 'a', sessionId: 's', occurredAt: ago(4) } }, o.token);
-  await gqlOk(s.url, SubmitFeedbackDocument, { input: { feedbackType: 'THUMBS_UP', agentId: 'a', sessionId: 's', occurredAt: ago(1) } }, o.token);
+  await gqlOk(
+    s.url,
+    SubmitFeedbackDocument,
+    { input: { feedbackType: 'CORRECTION', corrections: 'free text', agentId: 'a', sessionId: 's', occurredAt: ago(4) } },
+    o.token,
+  );
+  await gqlOk(
+    s.url,
+    SubmitFeedbackDocument,
+    { input: { feedbackType: 'THUMBS_UP', agentId: 'a', sessionId: 's', occurredAt: ago(1) } },
+    o.token,
+  );
   // a replayed write counts once, a refused one not at all, concurrent ones all
   const replay = { after: { qty: 9 }, idempotencyKey: 'replay-1', occurredAt: ago(1) };
   await correct(o, replay);
   await correct(o, replay);
-  expect(codeOf(await gql(s.url, RecordCorrectionDocument, { input: { eventType: 'X_Y', before: {}, after: { q: 1 }, episodeId: '00000000-0000-4000-8000-000000000000' } }, o.token))).toBe('NOT_FOUND');
+  expect(
+    codeOf(
+      await gql(
+        s.url,
+        RecordCorrectionDocument,
+        { input: { eventType: 'X_Y', before: {}, after: { q: 1 }, episodeId: '00000000-0000-4000-8000-000000000000' } },
+        o.token,
+      ),
+    ),
+  ).toBe('NOT_FOUND');
   await Promise.all(Array.from({ length: 30 }, (_, i) => correct(o, { before: { qty: i }, after: { qty: i + 1, [`k${i % 3}`]: 1 } })));
   return fp;
 }
@@ -126,7 +166,10 @@ async function expectExact(o: { orgId: string; token: string }, fp: string) {
     [now, now], // empty
     [new Date(now.getTime() - 10 * DAY), new Date(now.getTime() + 60_000), fp], // one layout
   ];
-  for (const [start, end, f] of ranges) expect(await analytics(o, start, end, f), `${start.toISOString()} ${end.toISOString()} ${f ?? ''}`).toEqual(await fromRows(o.orgId, start, end, f));
+  for (const [start, end, f] of ranges)
+    expect(await analytics(o, start, end, f), `${start.toISOString()} ${end.toISOString()} ${f ?? ''}`).toEqual(
+      await fromRows(o.orgId, start, end, f),
+    );
   const c = await counts(o.orgId);
   expect(c.stored).toEqual(c.recounted);
 }
@@ -137,7 +180,12 @@ describe('daily learning event counts', () => {
     const fp = await writeEvents(o);
     const { stored } = await counts(o.orgId);
     const long = stored.filter((r) => r.key.length === 3000);
-    expect(long.map((r) => [r.kind, r.count])).toEqual([['field', 1], ['field', 1], ['field', 1], ['field', 1]]);
+    expect(long.map((r) => [r.kind, r.count])).toEqual([
+      ['field', 1],
+      ['field', 1],
+      ['field', 1],
+      ['field', 1],
+    ]);
     expect(stored.some((r) => r.key === 'THUMBS_UP' || r.key === 'X_Y')).toBe(false);
     await expectExact(o, fp);
     // another organization's counts stay apart
@@ -155,7 +203,10 @@ describe('daily learning event counts', () => {
       [o.orgId],
     );
     for (let i = 0; i < 3; i++) await correct(o, { episodeId: id, after: { linked: i }, occurredAt: ago(2, i) });
-    await sql(`INSERT INTO feedback (id, org_id, created_at, episode_id, actor_id, feedback_type, accepted) VALUES (gen_random_uuid(), ?, now(), ?, gen_random_uuid(), 'JUDGEMENT', false)`, [o.orgId, id]);
+    await sql(
+      `INSERT INTO feedback (id, org_id, created_at, episode_id, actor_id, feedback_type, accepted) VALUES (gen_random_uuid(), ?, now(), ?, gen_random_uuid(), 'JUDGEMENT', false)`,
+      [o.orgId, id],
+    );
     const start = new Date(Date.now() - 10 * DAY);
     const end = new Date(Date.now() + 60_000);
     const old = [new Date(Date.now() - 405 * DAY), new Date(Date.now() - 395 * DAY)] as const;
@@ -170,7 +221,13 @@ describe('daily learning event counts', () => {
     await expectExact(o, fp);
 
     expect((await gqlOk(s.url, ForgetEpisodesDocument, {}, o.token)).forgetEpisodes.deleted).toBe(1);
-    expect((await sql(`SELECT count(*)::int AS n FROM feedback WHERE org_id = ? AND after->>'linked' IS NOT NULL AND episode_id IS NULL`, [o.orgId]))[0].n).toBe(3);
+    expect(
+      (
+        await sql(`SELECT count(*)::int AS n FROM feedback WHERE org_id = ? AND after->>'linked' IS NOT NULL AND episode_id IS NULL`, [
+          o.orgId,
+        ])
+      )[0].n,
+    ).toBe(3);
     expect(await analytics(o, start, end)).toEqual(before);
     await expectExact(o, fp);
   });
@@ -194,14 +251,21 @@ describe('daily learning event counts', () => {
       await migrator.down(names.find((n) => n.endsWith('_learning_event_counts')));
       expect((await db.query(`SELECT to_regclass('learning_event_counts') AS t`)).rows[0].t).toBeNull();
       await migrator.up();
-      const stored = (await db.query(`SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, count FROM learning_event_counts WHERE org_id = $1 ORDER BY 1, 2, 3`, [org])).rows;
-      const recounted = (await db.query(
-        `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, kind, key, count(*)::int AS count FROM (
+      const stored = (
+        await db.query(
+          `SELECT to_char(day, 'YYYY-MM-DD') AS day, kind, key, count FROM learning_event_counts WHERE org_id = $1 ORDER BY 1, 2, 3`,
+          [org],
+        )
+      ).rows;
+      const recounted = (
+        await db.query(
+          `SELECT to_char((created_at AT TIME ZONE 'UTC')::date, 'YYYY-MM-DD') AS day, kind, key, count(*)::int AS count FROM (
            SELECT created_at, 'type' AS kind, coalesce(event_type, feedback_type) AS key FROM feedback WHERE org_id = $1 AND ${EVENTS}
            UNION ALL SELECT created_at, 'field', unnest(${CHANGED}) FROM feedback WHERE org_id = $1 AND feedback_type = 'CORRECTION') e
           GROUP BY 1, 2, 3 ORDER BY 1, 2, 3`,
-        [org],
-      )).rows;
+          [org],
+        )
+      ).rows;
       expect(stored.length).toBeGreaterThan(10);
       expect(stored).toEqual(recounted);
     } finally {

@@ -36,7 +36,13 @@ const correct = (input: Record<string, unknown>, token = a.token) =>
 describe('operator actions become feedback events', () => {
   it('records a line correction with before/after and the actor', async () => {
     const fb = await correct({ eventType: 'EXTRACTION_LINE_CORRECTED', before: { qty: 10 }, after: { qty: 12 }, actorUserId: 'op-1' });
-    expect(fb).toMatchObject({ feedbackType: 'CORRECTION', eventType: 'EXTRACTION_LINE_CORRECTED', before: { qty: 10 }, after: { qty: 12 }, actorUserId: 'op-1' });
+    expect(fb).toMatchObject({
+      feedbackType: 'CORRECTION',
+      eventType: 'EXTRACTION_LINE_CORRECTED',
+      before: { qty: 10 },
+      after: { qty: 12 },
+      actorUserId: 'op-1',
+    });
     const cust = await correct({ eventType: 'CUSTOMER_SELECTED', before: { candidates: ['c1', 'c2'] }, after: { customer_id: 'c2' } });
     expect(cust.eventType).toBe('CUSTOMER_SELECTED');
   });
@@ -93,7 +99,9 @@ describe('layout fingerprints', () => {
     const page = await gqlOk(s.url, LayoutProfilesDocument, { first: 1 }, a.token);
     expect(page.layoutProfiles.edges).toHaveLength(1);
     const next = await gqlOk(s.url, LayoutProfilesDocument, { first: 100, after: page.layoutProfiles.pageInfo.endCursor }, a.token);
-    expect(next.layoutProfiles.edges.map((e) => e.node.layoutFingerprint)).not.toContain(page.layoutProfiles.edges[0].node.layoutFingerprint);
+    expect(next.layoutProfiles.edges.map((e) => e.node.layoutFingerprint)).not.toContain(
+      page.layoutProfiles.edges[0].node.layoutFingerprint,
+    );
     expect(codeOf(await gql(s.url, LayoutProfileDocument, { fp: 'ABC' }, a.token))).toBe('BAD_USER_INPUT');
   });
 });
@@ -104,7 +112,16 @@ describe('few-shot examples', () => {
     const fp = (await recordLayout({ documentId: 'doc-a' }, o.token)).fingerprint;
     expect((await gqlOk(s.url, FewShotExamplesDocument, { fp }, o.token)).fewShotExamples).toEqual({ examples: [], hintExamplesJson: '' });
     for (let i = 0; i < 10; i++) {
-      await correct({ eventType: i % 2 ? 'EXTRACTION_LINE_CORRECTED' : 'EXTRACTION_FIELD_CORRECTED', documentId: 'doc-a', before: { qty: i }, after: { qty: i + 1, note: 'café' }, meta: { input_snippet: `${i}:` + 'é'.repeat(2000) } }, o.token);
+      await correct(
+        {
+          eventType: i % 2 ? 'EXTRACTION_LINE_CORRECTED' : 'EXTRACTION_FIELD_CORRECTED',
+          documentId: 'doc-a',
+          before: { qty: i },
+          after: { qty: i + 1, note: 'café' },
+          meta: { input_snippet: `${i}:` + 'é'.repeat(2000) },
+        },
+        o.token,
+      );
     }
     await correct({ eventType: 'CUSTOMER_SELECTED', documentId: 'doc-a' }, o.token);
     const { fewShotExamples: f } = await gqlOk(s.url, FewShotExamplesDocument, { fp }, o.token);
@@ -138,12 +155,16 @@ describe('few-shot examples', () => {
     );
     await em.execute('ANALYZE feedback');
     const [{ fp }] = await em.execute("SELECT encode(sha256(convert_to('7', 'UTF8')), 'hex') AS fp");
-    const plan = (await em.execute(
-      `EXPLAIN SELECT id, meta->>'input_snippet' AS snippet, after, created_at FROM feedback
+    const plan = (
+      await em.execute(
+        `EXPLAIN SELECT id, meta->>'input_snippet' AS snippet, after, created_at FROM feedback
         WHERE org_id = ? AND layout_fingerprint = ? AND event_type IN ('EXTRACTION_LINE_CORRECTED', 'EXTRACTION_FIELD_CORRECTED')
         ORDER BY created_at DESC, id DESC LIMIT 3`,
-      [o.orgId, fp],
-    )).map((r: Record<string, string>) => r['QUERY PLAN']).join('\n');
+        [o.orgId, fp],
+      )
+    )
+      .map((r: Record<string, string>) => r['QUERY PLAN'])
+      .join('\n');
     expect(plan).toMatch(/Index Scan|Index Only Scan|Bitmap Index Scan/);
     expect(plan).not.toMatch(/Seq Scan on feedback/);
     const t0 = performance.now();
@@ -152,8 +173,15 @@ describe('few-shot examples', () => {
     expect(fewShotExamples.examples).toHaveLength(3);
     const t1 = performance.now();
     const end = new Date(Date.now() + 60_000);
-    const { learningAnalytics } = await gqlOk(s.url, LearningAnalyticsDocument, { start: new Date(end.getTime() - 91 * 86_400_000).toISOString(), end: end.toISOString() }, o.token);
-    console.log(`100,000 corrections: fewShotExamples ${fewShotMs.toFixed(1)} ms, learningAnalytics over 90 days ${(performance.now() - t1).toFixed(1)} ms`);
+    const { learningAnalytics } = await gqlOk(
+      s.url,
+      LearningAnalyticsDocument,
+      { start: new Date(end.getTime() - 91 * 86_400_000).toISOString(), end: end.toISOString() },
+      o.token,
+    );
+    console.log(
+      `100,000 corrections: fewShotExamples ${fewShotMs.toFixed(1)} ms, learningAnalytics over 90 days ${(performance.now() - t1).toFixed(1)} ms`,
+    );
     expect(learningAnalytics.eventsByDay.reduce((n, d) => n + d.count, 0)).toBe(100_000);
     expect(learningAnalytics.correctedFields[0]).toEqual({ field: 'qty', count: 100_000 });
   });
@@ -161,15 +189,24 @@ describe('few-shot examples', () => {
 
 describe('mappings', () => {
   it('confirms, counts support, restarts on a new value, rejects with halved confidence, and resolves per customer', async () => {
-    const c1 = await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'cust-1', key: 'ABC-123', value: 'INT-999', actorUserId: 'op' } }, a.token);
+    const c1 = await gqlOk(
+      s.url,
+      ConfirmMappingDocument,
+      { input: { scope: 'cust-1', key: 'ABC-123', value: 'INT-999', actorUserId: 'op' } },
+      a.token,
+    );
     expect(c1.confirmMapping).toMatchObject({ bankId: 'mappings', status: 'CONFIRMED', confidence: 1, supportCount: 1 });
     expect(c1.confirmMapping.lastUsedAt).not.toBeNull();
     const c2 = await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'cust-1', key: 'ABC-123', value: 'INT-999' } }, a.token);
     expect(c2.confirmMapping.supportCount).toBe(2);
     // another customer's mapping of the same SKU is independent
     await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'cust-2', key: 'ABC-123', value: 'INT-111' } }, a.token);
-    expect((await gqlOk(s.url, ResolveMappingDocument, { scope: 'cust-1', key: 'ABC-123' }, a.token)).resolveMapping?.value).toBe('INT-999');
-    expect((await gqlOk(s.url, ResolveMappingDocument, { scope: 'cust-2', key: 'ABC-123' }, a.token)).resolveMapping?.value).toBe('INT-111');
+    expect((await gqlOk(s.url, ResolveMappingDocument, { scope: 'cust-1', key: 'ABC-123' }, a.token)).resolveMapping?.value).toBe(
+      'INT-999',
+    );
+    expect((await gqlOk(s.url, ResolveMappingDocument, { scope: 'cust-2', key: 'ABC-123' }, a.token)).resolveMapping?.value).toBe(
+      'INT-111',
+    );
     const changed = await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'cust-1', key: 'ABC-123', value: 'INT-555' } }, a.token);
     expect(changed.confirmMapping).toMatchObject({ value: 'INT-555', supportCount: 1 });
     // rejecting another value leaves the mapping as is
@@ -180,9 +217,19 @@ describe('mappings', () => {
     expect((await gqlOk(s.url, ResolveMappingDocument, { scope: 'cust-1', key: 'ABC-123' }, a.token)).resolveMapping).toBeNull();
     const fresh = await gqlOk(s.url, RejectMappingDocument, { input: { scope: 'cust-3', key: 'NEW', value: 'INT-1' } }, a.token);
     expect(fresh.rejectMapping).toMatchObject({ status: 'REJECTED', confidence: 0 });
-    const events = await gqlOk(s.url, FeedbackPageDocument, { filter: { eventTypes: ['MAPPING_CONFIRMED', 'MAPPING_REJECTED'] }, first: 100 }, a.token);
+    const events = await gqlOk(
+      s.url,
+      FeedbackPageDocument,
+      { filter: { eventTypes: ['MAPPING_CONFIRMED', 'MAPPING_REJECTED'] }, first: 100 },
+      a.token,
+    );
     expect(events.feedback.edges).toHaveLength(7);
-    const [row] = await s.app.db.orm.em.fork().execute("SELECT before, after, meta FROM feedback WHERE org_id = ? AND event_type = 'MAPPING_REJECTED' ORDER BY created_at DESC LIMIT 1", [a.orgId]);
+    const [row] = await s.app.db.orm.em
+      .fork()
+      .execute(
+        "SELECT before, after, meta FROM feedback WHERE org_id = ? AND event_type = 'MAPPING_REJECTED' ORDER BY created_at DESC LIMIT 1",
+        [a.orgId],
+      );
     expect(row.meta).toEqual({ rejectedValue: 'INT-1' });
     // resolving records nothing, and another organization resolves nothing
     const [{ n }] = await s.app.db.orm.em.fork().execute('SELECT count(*)::int AS n FROM feedback WHERE org_id = ?', [a.orgId]);
@@ -190,26 +237,40 @@ describe('mappings', () => {
     expect((await s.app.db.orm.em.fork().execute('SELECT count(*)::int AS n FROM feedback WHERE org_id = ?', [a.orgId]))[0].n).toBe(n);
     expect((await gqlOk(s.url, ResolveMappingDocument, { scope: 'cust-2', key: 'ABC-123' }, b.token)).resolveMapping).toBeNull();
     const viewer = await s.createKey(a.orgId, 'VIEWER');
-    expect(codeOf(await gql(s.url, ConfirmMappingDocument, { input: { scope: 's', key: 'k', value: 'v' } }, viewer.token))).toBe('FORBIDDEN');
+    expect(codeOf(await gql(s.url, ConfirmMappingDocument, { input: { scope: 's', key: 'k', value: 'v' } }, viewer.token))).toBe(
+      'FORBIDDEN',
+    );
   });
 });
 
 describe('learning analytics', () => {
-  it('shows events per day and type, top corrected fields, layout coverage, confidence trend and a layout\'s corrections', async () => {
+  it("shows events per day and type, top corrected fields, layout coverage, confidence trend and a layout's corrections", async () => {
     const o = await s.createOrg('analytics');
     const fp = (await recordLayout({ documentId: 'an-1', extractionConfidence: 0.5 }, o.token)).fingerprint;
     await recordLayout({ documentId: 'an-2', extractionConfidence: 0.7 }, o.token);
     const fields = [...Array(4).fill('qty'), ...Array(3).fill('sku'), ...Array(2).fill('uom'), 'price'];
-    for (const f of fields) await correct({ eventType: 'EXTRACTION_LINE_CORRECTED', documentId: 'an-1', before: { [f]: 1 }, after: { [f]: 2 } }, o.token);
+    for (const f of fields)
+      await correct({ eventType: 'EXTRACTION_LINE_CORRECTED', documentId: 'an-1', before: { [f]: 1 }, after: { [f]: 2 } }, o.token);
     await correct({ eventType: 'EXTRACTION_FIELD_CORRECTED', documentId: 'an-1', before: {}, after: { field: 'qty', value: 3 } }, o.token);
     await gqlOk(s.url, ConfirmMappingDocument, { input: { scope: 'c', key: 'k', value: 'v' } }, o.token);
     const start = new Date(Date.now() - 30 * 86_400_000).toISOString();
     const end = new Date(Date.now() + 60_000).toISOString();
     const { learningAnalytics: la } = await gqlOk(s.url, LearningAnalyticsDocument, { start, end }, o.token);
     expect(la.eventsByDay).toEqual([{ date: new Date().toISOString().slice(0, 10), count: 12 }]);
-    expect(la.eventsByType).toEqual([{ eventType: 'EXTRACTION_LINE_CORRECTED', count: 10 }, { eventType: 'EXTRACTION_FIELD_CORRECTED', count: 1 }, { eventType: 'MAPPING_CONFIRMED', count: 1 }]);
-    expect(la.correctedFields.slice(0, 4)).toEqual([{ field: 'qty', count: 5 }, { field: 'sku', count: 3 }, { field: 'uom', count: 2 }, { field: 'price', count: 1 }]);
-    expect(la.layoutStats).toEqual([expect.objectContaining({ layoutFingerprint: fp, seenCount: 2, exampleCount: 11, correctionRate: 0.5 })]);
+    expect(la.eventsByType).toEqual([
+      { eventType: 'EXTRACTION_LINE_CORRECTED', count: 10 },
+      { eventType: 'EXTRACTION_FIELD_CORRECTED', count: 1 },
+      { eventType: 'MAPPING_CONFIRMED', count: 1 },
+    ]);
+    expect(la.correctedFields.slice(0, 4)).toEqual([
+      { field: 'qty', count: 5 },
+      { field: 'sku', count: 3 },
+      { field: 'uom', count: 2 },
+      { field: 'price', count: 1 },
+    ]);
+    expect(la.layoutStats).toEqual([
+      expect.objectContaining({ layoutFingerprint: fp, seenCount: 2, exampleCount: 11, correctionRate: 0.5 }),
+    ]);
     expect(la.confidenceTrend).toHaveLength(1);
     expect(la.confidenceTrend[0].averageConfidence).toBeCloseTo(0.6, 10);
     expect(la.corrections).toEqual([]);
@@ -224,7 +285,9 @@ describe('learning analytics', () => {
     const integrator = await s.createKey(o.orgId, 'INTEGRATOR');
     expect((await gql(s.url, LearningAnalyticsDocument, { start, end }, integrator.token)).errors).toBeUndefined();
     expect(fieldOf(await gql(s.url, LearningAnalyticsDocument, { start: end, end: start }, o.token))).toBe('endDate');
-    expect(fieldOf(await gql(s.url, LearningAnalyticsDocument, { start: '2020-01-01T00:00:00Z', end: '2021-06-01T00:00:00Z' }, o.token))).toBe('endDate');
+    expect(
+      fieldOf(await gql(s.url, LearningAnalyticsDocument, { start: '2020-01-01T00:00:00Z', end: '2021-06-01T00:00:00Z' }, o.token)),
+    ).toBe('endDate');
     const c = wsClient(s.wsUrl, op.token);
     expect((await wsOnce(c, LearningAnalyticsDocument, { start, end })).errors?.[0].extensions?.code).toBe('FORBIDDEN');
     await c.dispose();

@@ -107,7 +107,9 @@ describe('configuration errors', () => {
   });
 
   it('refuses a CLI call with a bad role and prints usage for an unknown command', async () => {
-    const bad = await runCli(['create-key', '--org', '00000000-0000-0000-0000-000000000000', '--role', 'KING', '--name', 'x'], { DATABASE_URL: await cloneDatabase() });
+    const bad = await runCli(['create-key', '--org', '00000000-0000-0000-0000-000000000000', '--role', 'KING', '--name', 'x'], {
+      DATABASE_URL: await cloneDatabase(),
+    });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--role must be one of');
     expect(bad.stdout).toBe('');

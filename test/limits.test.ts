@@ -28,7 +28,9 @@ describe('query limits over HTTP', () => {
   it('refuses a depth-20 query', async () => {
     const r = await gql(s.url, deepQuery(20), {}, token);
     expect(r.status).toBe(400);
-    expect(r.errors?.some((e) => /depth 20 exceeds the limit of 12/.test(e.message) && e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED')).toBe(true);
+    expect(
+      r.errors?.some((e) => /depth 20 exceeds the limit of 12/.test(e.message) && e.extensions?.code === 'GRAPHQL_VALIDATION_FAILED'),
+    ).toBe(true);
     expect(r.data ?? null).toBeNull();
     await stillServes();
   });

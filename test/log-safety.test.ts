@@ -30,10 +30,18 @@ describe('error logs carry statement text, never values', () => {
   it('logs a failed write as its statement with placeholders, without the content it carried', async () => {
     const secret = 'secret-title-7f3a9c';
     const r = await withoutTable('episodes', () =>
-      gql(s.url, 'mutation($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }', { input: { agentId: 'agent-9d2e', title: secret, metadata: { note: 'private-note-41b7' } } }, org.token, { 'x-request-id': 'req-logsafety-write' }),
+      gql(
+        s.url,
+        'mutation($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }',
+        { input: { agentId: 'agent-9d2e', title: secret, metadata: { note: 'private-note-41b7' } } },
+        org.token,
+        { 'x-request-id': 'req-logsafety-write' },
+      ),
     );
     expect(codeOf(r)).toBe('INTERNAL_SERVER_ERROR');
-    const line = s.logs.find((l) => l.requestId === 'req-logsafety-write' && l.msg === 'unexpected error') as { err: { statement: string; message: string; code: string } };
+    const line = s.logs.find((l) => l.requestId === 'req-logsafety-write' && l.msg === 'unexpected error') as {
+      err: { statement: string; message: string; code: string };
+    };
     expect(line.err.statement).toMatch(/insert into/i);
     expect(line.err.statement).toContain('?');
     expect(line.err.message).toBe('relation "episodes" does not exist');
@@ -45,7 +53,9 @@ describe('error logs carry statement text, never values', () => {
   it('never logs a token or its hash, even when authentication fails in the database', async () => {
     // a key never used before, so that it is looked up in the database rather than the key cache
     const key = await s.createKey(org.orgId, 'VIEWER');
-    const r = await withoutTable('organizations', () => gql(s.url, ViewerDocument, {}, key.token, { 'x-request-id': 'req-logsafety-auth' }));
+    const r = await withoutTable('organizations', () =>
+      gql(s.url, ViewerDocument, {}, key.token, { 'x-request-id': 'req-logsafety-auth' }),
+    );
     expect(codeOf(r)).toBe('INTERNAL_SERVER_ERROR');
     const text = logsOf('req-logsafety-auth');
     expect(text).toContain('token_hash = ?');
@@ -56,12 +66,20 @@ describe('error logs carry statement text, never values', () => {
     const [{ id }] = await em().execute('SELECT id FROM organizations WHERE id = ?', [org.orgId]);
     const err = await em()
       .execute("INSERT INTO organizations (id, name, created_at) VALUES (?, 'dup-name-5c1e', now())", [id])
-      .then(() => null, (e: unknown) => e);
+      .then(
+        () => null,
+        (e: unknown) => e,
+      );
     expect(String((err as Error).message)).toContain(id); // what MikroORM and the driver put in the message
     const logged = JSON.stringify(serializeError(err));
     expect(logged).not.toContain(id);
     expect(logged).not.toContain('dup-name-5c1e');
-    expect(serializeError(err)).toMatchObject({ type: 'UniqueConstraintViolationException', code: '23505', table: 'organizations', statement: 'INSERT INTO organizations (id, name, created_at) VALUES (?, ?, now())' });
+    expect(serializeError(err)).toMatchObject({
+      type: 'UniqueConstraintViolationException',
+      code: '23505',
+      table: 'organizations',
+      statement: 'INSERT INTO organizations (id, name, created_at) VALUES (?, ?, now())',
+    });
   });
 
   it('keeps the message of errors that are not from the database', () => {

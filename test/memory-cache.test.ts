@@ -13,12 +13,24 @@ let b: { orgId: string; token: string };
 
 const DAY = 86_400_000;
 const record = (url: string, token: string, agentId: string, contents: string[], at?: Date) =>
-  gqlOk(url, RecordEpisodeDocument, { input: { agentId, sessionId: 'chat', ...(at ? { occurredAt: at.toISOString() } : {}), segments: contents.map((content) => ({ role: 'user', content })) } }, token).then(
-    (r) => r.recordEpisode.id,
-  );
+  gqlOk(
+    url,
+    RecordEpisodeDocument,
+    {
+      input: {
+        agentId,
+        sessionId: 'chat',
+        ...(at ? { occurredAt: at.toISOString() } : {}),
+        segments: contents.map((content) => ({ role: 'user', content })),
+      },
+    },
+    token,
+  ).then((r) => r.recordEpisode.id);
 /** every candidate (RECENT with a budget larger than all of them), oldest first */
 const contents = (url: string, token: string, agentId = 'assistant', extra: Record<string, unknown> = {}) =>
-  gqlOk(url, MemoryContextDocument, { input: { agentId, tokenBudget: 1_000_000, mode: 'RECENT', ...extra } }, token).then((r) => r.memoryContext.entries.map((e) => e.content));
+  gqlOk(url, MemoryContextDocument, { input: { agentId, tokenBudget: 1_000_000, mode: 'RECENT', ...extra } }, token).then((r) =>
+    r.memoryContext.entries.map((e) => e.content),
+  );
 const cacheOf = (t: TestServer) => t.app.memoryCache;
 /** statements of the last request besides authentication, and whether any read segments */
 const work = (t: TestServer) => ({ statements: t.sql.besidesAuth, readSegments: t.sql.statements.some((q) => /episode_segments/.test(q)) });
@@ -60,7 +72,9 @@ describe('memoryContext candidate cache', () => {
   it('sees a segment appended or an episode recorded on this or another instance in the very next request', async () => {
     await contents(s.url, a.token);
     await contents(two.url, a.token);
-    const [episodeId] = (await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 100, mode: 'RECENT' } }, a.token)).memoryContext.entries.map((e) => e.episodeId);
+    const [episodeId] = (
+      await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 100, mode: 'RECENT' } }, a.token)
+    ).memoryContext.entries.map((e) => e.episodeId);
     await gqlOk(two.url, AppendSegmentsDocument, { episodeId, segments: [{ role: 'assistant', content: 'alpha three' }] }, a.token);
     for (const t of [s, two]) {
       const next = await measured(t, () => contents(t.url, a.token));
@@ -89,7 +103,10 @@ describe('memoryContext candidate cache', () => {
     const wsB = wsClient(s.wsUrl, b.token);
     try {
       const viaWs = async (client: typeof wsA) =>
-        ((await wsOnce(client, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 1_000_000, mode: 'RECENT' } })).data?.memoryContext.entries ?? []).map((e) => e.content);
+        (
+          (await wsOnce(client, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 1_000_000, mode: 'RECENT' } })).data
+            ?.memoryContext.entries ?? []
+        ).map((e) => e.content);
       expect(await viaWs(wsB)).toEqual(['bravo one']);
       expect(await viaWs(wsA)).toEqual(['alpha one', 'alpha two', 'alpha three', 'alpha four']);
       // a write in one organization leaves the other's list cached
@@ -101,14 +118,24 @@ describe('memoryContext candidate cache', () => {
       await Promise.all([wsA.dispose(), wsB.dispose()]);
     }
     expect(await contents(s.url, a.token, 'assistant', { sessionId: 'other' })).toEqual([]);
-    expect(await contents(s.url, a.token, 'assistant', { sessionId: 'chat' })).toEqual(['alpha one', 'alpha two', 'alpha three', 'alpha four']);
+    expect(await contents(s.url, a.token, 'assistant', { sessionId: 'chat' })).toEqual([
+      'alpha one',
+      'alpha two',
+      'alpha three',
+      'alpha four',
+    ]);
     expect(await contents(s.url, a.token, 'assistant', { maxCandidates: 3 })).toEqual(['alpha one', 'alpha two', 'alpha three']);
   });
 
   it('keeps nothing with MEMORY_CACHE_MAX_MB=0 and still answers', async () => {
     const off = await startTestServer({ dbUrl: s.dbUrl, env: { MEMORY_CACHE_MAX_MB: '0' } });
     try {
-      for (let i = 0; i < 2; i++) expect(await measured(off, () => contents(off.url, b.token))).toEqual({ value: ['bravo one', 'bravo two'], statements: 1, readSegments: true });
+      for (let i = 0; i < 2; i++)
+        expect(await measured(off, () => contents(off.url, b.token))).toEqual({
+          value: ['bravo one', 'bravo two'],
+          statements: 1,
+          readSegments: true,
+        });
       expect(cacheOf(off).size).toBe(0);
     } finally {
       await off.close();

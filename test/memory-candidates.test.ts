@@ -11,7 +11,14 @@ function randomRows(rnd: () => number, n: number, prefix = 's'): CandidateRow[] 
   const pick = <T>(xs: T[]) => xs[Math.floor(rnd() * xs.length)];
   return Array.from({ length: n }, (_, i) => {
     const text = Array.from({ length: Math.floor(rnd() * 9) }, () => pick(VOCAB)).join(pick(SPACES));
-    return [`${prefix}${i}`, `e${i % 4}`, pick(['user', 'assistant']), text, `2026-01-01 10:00:${String(i % 60).padStart(2, '0')}.123456+00`, 1 + Math.floor(rnd() * 40)];
+    return [
+      `${prefix}${i}`,
+      `e${i % 4}`,
+      pick(['user', 'assistant']),
+      text,
+      `2026-01-01 10:00:${String(i % 60).padStart(2, '0')}.123456+00`,
+      1 + Math.floor(rnd() * 40),
+    ];
   });
 }
 
@@ -20,12 +27,15 @@ describe('candidate lists with their words indexed once', () => {
     const rnd = seededRandom(7);
     for (let c = 0; c < 300; c++) {
       const list = new CandidateList(randomRows(rnd, Math.floor(rnd() * 50)));
-      const query = rnd() < 0.1 ? '' : Array.from({ length: Math.floor(rnd() * 5) }, () => VOCAB[Math.floor(rnd() * VOCAB.length)]).join(' ');
+      const query =
+        rnd() < 0.1 ? '' : Array.from({ length: Math.floor(rnd() * 5) }, () => VOCAB[Math.floor(rnd() * VOCAB.length)]).join(' ');
       const q = words(query);
       expect(Array.from(list.relevance(query)), `case ${c}`).toEqual(list.entries.map((e) => jaccard(q, e.content)));
       const budget = 1 + Math.floor(rnd() * 400);
       for (const policy of POLICIES) {
-        expect(selectMemories(policy, list.entries, query, budget, list), `case ${c} ${policy}`).toEqual(selectMemories(policy, list.entries, query, budget));
+        expect(selectMemories(policy, list.entries, query, budget, list), `case ${c} ${policy}`).toEqual(
+          selectMemories(policy, list.entries, query, budget),
+        );
       }
     }
   });
@@ -64,10 +74,19 @@ describe('candidate cache', () => {
     const cache = new CandidateCache(1 << 30);
     const o1 = cache.start('o1', { xmin: '1', changes: [] })!;
     const o2 = cache.start('o2', { xmin: '1', changes: [] })!;
-    for (const [org, orgId] of [[o1, 'o1'], [o2, 'o2']] as const) for (const agent of ['a', 'b']) for (const max of [10, 20]) cache.put(org, key(orgId, agent, max), list(5));
+    for (const [org, orgId] of [
+      [o1, 'o1'],
+      [o2, 'o2'],
+    ] as const)
+      for (const agent of ['a', 'b']) for (const max of [10, 20]) cache.put(org, key(orgId, agent, max), list(5));
     const before = o1.tick;
     cache.advance(o1, change('1', ['a']));
-    expect([key('o1', 'a', 10), key('o1', 'a', 20), key('o1', 'b', 10), key('o2', 'a', 10)].map((k) => Boolean(cache.get(k)))).toEqual([false, false, true, true]);
+    expect([key('o1', 'a', 10), key('o1', 'a', 20), key('o1', 'b', 10), key('o2', 'a', 10)].map((k) => Boolean(cache.get(k)))).toEqual([
+      false,
+      false,
+      true,
+      true,
+    ]);
     // a list read before that change was applied must not be cached; one of another agent may be
     expect([o1.unchangedSince('a', before), o1.unchangedSince('b', before), o1.unchangedSince('a', o1.tick)]).toEqual([false, true, true]);
     cache.advance(o1, change('1', ['b'])); // seen before: nothing happens

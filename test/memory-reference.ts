@@ -7,7 +7,13 @@ export interface Entry {
   created_at: number;
 }
 
-const pySplitLowerSet = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter((w) => w !== ''));
+const pySplitLowerSet = (s: string) =>
+  new Set(
+    s
+      .toLowerCase()
+      .split(/\s+/)
+      .filter((w) => w !== ''),
+  );
 const pySorted = <T>(xs: T[], key: (x: T) => number, reverse = false) =>
   xs
     .map((x, i) => ({ x, i, k: key(x) }))
@@ -92,7 +98,13 @@ export function foveated(memories: Entry[], query: string | null, budget: number
 }
 
 export function recentPolicy(memories: Entry[], budget: number) {
-  return pySorted(selectRecent(pySorted(memories, (m) => m.created_at), budget), (m) => m.created_at);
+  return pySorted(
+    selectRecent(
+      pySorted(memories, (m) => m.created_at),
+      budget,
+    ),
+    (m) => m.created_at,
+  );
 }
 
 export function relevantPolicy(memories: Entry[], query: string | null, budget: number) {
@@ -101,5 +113,14 @@ export function relevantPolicy(memories: Entry[], query: string | null, budget: 
 
 export function mixedPolicy(memories: Entry[], query: string | null, budget: number) {
   const half = Math.trunc(budget * 0.5);
-  return finalPass(mergeZones(selectRelevant(memories, query, half), selectRecent(pySorted(memories, (m) => m.created_at), half)), budget);
+  return finalPass(
+    mergeZones(
+      selectRelevant(memories, query, half),
+      selectRecent(
+        pySorted(memories, (m) => m.created_at),
+        half,
+      ),
+    ),
+    budget,
+  );
 }

@@ -7,7 +7,23 @@ import { seededRandom } from './helpers/random';
 import { startTestServer, type TestServer } from './helpers/server';
 
 const prng = seededRandom;
-const VOCAB = ['postgres', 'database', 'Index', 'slow', 'query', 'auth', 'token', 'login', 'cache', 'redis', 'the', 'a', 'is', 'DATABASE', 'tuning'];
+const VOCAB = [
+  'postgres',
+  'database',
+  'Index',
+  'slow',
+  'query',
+  'auth',
+  'token',
+  'login',
+  'cache',
+  'redis',
+  'the',
+  'a',
+  'is',
+  'DATABASE',
+  'tuning',
+];
 
 describe('memory policies against the Python reference port', () => {
   it('select exactly what the reference selects on 250 random conversations and budgets', () => {
@@ -58,7 +74,14 @@ describe('memoryContext', () => {
   afterAll(() => s?.close());
 
   it('keeps the early setup in FOVEATED context and loses it in RECENT at a 256-token budget', async () => {
-    const fov = (await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', query: 'which database should we use', tokenBudget: 256 } }, org.token)).memoryContext;
+    const fov = (
+      await gqlOk(
+        s.url,
+        MemoryContextDocument,
+        { input: { agentId: 'assistant', query: 'which database should we use', tokenBudget: 256 } },
+        org.token,
+      )
+    ).memoryContext;
     expect(fov.policy).toBe('FOVEATED');
     expect(fov.entries[0].content).toContain('PostgreSQL');
     expect(fov.tokenEstimate).toBeLessThanOrEqual(256);
@@ -66,19 +89,34 @@ describe('memoryContext', () => {
     expect(fov.memoriesSelected).toBe(fov.entries.length);
     const times = fov.entries.map((e) => e.createdAt);
     expect([...times].sort()).toEqual(times);
-    const recent = (await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 256, mode: 'RECENT' } }, org.token)).memoryContext;
+    const recent = (
+      await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 256, mode: 'RECENT' } }, org.token)
+    ).memoryContext;
     expect(recent.entries.some((e) => e.content.includes('PostgreSQL'))).toBe(false);
     expect(recent.entries).toHaveLength(12);
   });
 
   it('draws from one session when given, considers at most maxCandidates, and shows nothing to another organization', async () => {
-    const none = await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', sessionId: 'other', tokenBudget: 100 } }, org.token);
+    const none = await gqlOk(
+      s.url,
+      MemoryContextDocument,
+      { input: { agentId: 'assistant', sessionId: 'other', tokenBudget: 100 } },
+      org.token,
+    );
     expect(none.memoryContext.candidatesConsidered).toBe(0);
-    const few = await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 10_000, maxCandidates: 10 } }, org.token);
+    const few = await gqlOk(
+      s.url,
+      MemoryContextDocument,
+      { input: { agentId: 'assistant', tokenBudget: 10_000, maxCandidates: 10 } },
+      org.token,
+    );
     expect(few.memoryContext.candidatesConsidered).toBe(10);
     expect(few.memoryContext.entries[0].content).toContain('PostgreSQL');
     const other = await s.createOrg('stranger');
-    expect((await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 1000 } }, other.token)).memoryContext.entries).toEqual([]);
+    expect(
+      (await gqlOk(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 1000 } }, other.token)).memoryContext
+        .entries,
+    ).toEqual([]);
   });
 
   it.each([0, -5, 1_000_001])('refuses a token budget of %i', async (tokenBudget) => {
@@ -88,7 +126,12 @@ describe('memoryContext', () => {
   });
 
   it('refuses an unknown policy', async () => {
-    const r = await gql(s.url, MemoryContextDocument, { input: { agentId: 'assistant', tokenBudget: 10, mode: 'PSYCHIC' } as never }, org.token);
+    const r = await gql(
+      s.url,
+      MemoryContextDocument,
+      { input: { agentId: 'assistant', tokenBudget: 10, mode: 'PSYCHIC' } as never },
+      org.token,
+    );
     expect(codeOf(r)).toBe('BAD_USER_INPUT');
   });
 });

@@ -67,6 +67,13 @@ describe('module boundaries', () => {
       ['d', new Set(['a'])],
     ]);
     expect(cycles(graph)).toContain('a -> b -> c -> a');
-    expect(cycles(new Map([['a', new Set(['b'])], ['b', new Set<string>()]]))).toEqual([]);
+    expect(
+      cycles(
+        new Map([
+          ['a', new Set(['b'])],
+          ['b', new Set<string>()],
+        ]),
+      ),
+    ).toEqual([]);
   });
 });

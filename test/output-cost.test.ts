@@ -19,14 +19,21 @@ let large: string; // 10 segments of 10,000 characters: 100 KB of content
 
 const RECORD = 'mutation($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }';
 const record = async (token: string, segments: { role: string; content: string }[]) =>
-  (await gqlOk<{ recordEpisode: { id: string } }, unknown>(s.url, RECORD, { input: { agentId: 'cost', segments } }, token)).recordEpisode.id;
+  (await gqlOk<{ recordEpisode: { id: string } }, unknown>(s.url, RECORD, { input: { agentId: 'cost', segments } }, token)).recordEpisode
+    .id;
 
 beforeAll(async () => {
   s = await startTestServer({ env: { MAX_RESPONSE_BYTES: String(MAX_BYTES) } });
   a = await s.createOrg('A');
   b = await s.createOrg('B');
-  long = await record(a.token, Array.from({ length: 105 }, (_, i) => ({ role: 'user', content: `turn ${i + 1}` })));
-  large = await record(a.token, Array.from({ length: 10 }, (_, i) => ({ role: 'user', content: String(i).repeat(10_000) })));
+  long = await record(
+    a.token,
+    Array.from({ length: 105 }, (_, i) => ({ role: 'user', content: `turn ${i + 1}` })),
+  );
+  large = await record(
+    a.token,
+    Array.from({ length: 10 }, (_, i) => ({ role: 'user', content: String(i).repeat(10_000) })),
+  );
 });
 afterAll(() => s?.close());
 
@@ -37,7 +44,10 @@ describe('episode context lists have a maximum', () => {
   it('returns the newest 100 without a limit, up to 1,000 with one, and refuses more, on HTTP and WebSocket', async () => {
     const seqs = (r: { data?: Segments | null }) => r.data?.episode?.segments.map((x) => x.seq);
     const c = wsClient(s.wsUrl, a.token);
-    for (const run of [(v: object) => gql<Segments, object>(s.url, SEGMENTS, v, a.token), (v: object) => wsOnce<Segments, object>(c, SEGMENTS, v)]) {
+    for (const run of [
+      (v: object) => gql<Segments, object>(s.url, SEGMENTS, v, a.token),
+      (v: object) => wsOnce<Segments, object>(c, SEGMENTS, v),
+    ]) {
       expect(seqs(await run({ id: long }))).toEqual(Array.from({ length: 100 }, (_, i) => i + 6));
       expect(seqs(await run({ id: long, limit: 1000 }))).toHaveLength(105);
       const refused = await run({ id: long, limit: 1001 });
@@ -63,7 +73,15 @@ describe('episode context lists have a maximum', () => {
     const schema = buildAppSchema();
     for (const scenario of scenarios) {
       const doc = parse(scenario.query);
-      const cost = operationCost(schema, doc, getOperationAST(doc)!, { first: 20, input: {}, inputs: [{}], signals: [{}], segments: [{}], agentId: 'agent', query: 'query' }).value;
+      const cost = operationCost(schema, doc, getOperationAST(doc)!, {
+        first: 20,
+        input: {},
+        inputs: [{}],
+        signals: [{}],
+        segments: [{}],
+        agentId: 'agent',
+        query: 'query',
+      }).value;
       expect(cost, scenario.id).toBeLessThanOrEqual(LIMITS.complexity);
       expect(cost, scenario.id).toBeGreaterThan(0);
     }
@@ -78,7 +96,10 @@ describe('responses larger than MAX_RESPONSE_BYTES', () => {
     expect(r.status).toBe(400);
     expect(r.data ?? null).toBeNull();
     expect(r.errors).toHaveLength(1);
-    expect(r.errors?.[0]).toMatchObject({ message: expect.stringContaining(`more than ${MAX_BYTES} bytes`), extensions: { code: 'RESPONSE_TOO_LARGE', requestId: expect.any(String) } });
+    expect(r.errors?.[0]).toMatchObject({
+      message: expect.stringContaining(`more than ${MAX_BYTES} bytes`),
+      extensions: { code: 'RESPONSE_TOO_LARGE', requestId: expect.any(String) },
+    });
   });
 
   it('refuses it the same way over WebSocket, and the socket keeps serving', async () => {
@@ -86,13 +107,22 @@ describe('responses larger than MAX_RESPONSE_BYTES', () => {
     const r = await wsOnce(c, ALIASES, { id: large });
     expect(r.data ?? null).toBeNull();
     expect(r.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
-    const one = await wsOnce<{ episode: { segments: { content: string }[] } }, object>(c, 'query($id: ID!) { episode(id: $id) { segments(limit: 5) { content } } }', { id: large });
+    const one = await wsOnce<{ episode: { segments: { content: string }[] } }, object>(
+      c,
+      'query($id: ID!) { episode(id: $id) { segments(limit: 5) { content } } }',
+      { id: large },
+    );
     expect(one.data?.episode.segments.map((x) => x.content.length)).toEqual([10_000, 10_000, 10_000, 10_000, 10_000]);
     await c.dispose();
   });
 
   it('serves what fits: one copy of 50 KB of content, and the same request of another organization', async () => {
-    const r = await gql<{ episode: { segments: { content: string }[] } }, object>(s.url, 'query($id: ID!) { episode(id: $id) { segments(limit: 5) { content } } }', { id: large }, a.token);
+    const r = await gql<{ episode: { segments: { content: string }[] } }, object>(
+      s.url,
+      'query($id: ID!) { episode(id: $id) { segments(limit: 5) { content } } }',
+      { id: large },
+      a.token,
+    );
     expect(r.status).toBe(200);
     expect(r.data?.episode.segments).toHaveLength(5);
     // another organization asking for the same id sees nothing, and is not refused
@@ -124,7 +154,10 @@ describe('the response guard stops resolving once over', () => {
       query: new GraphQLObjectType({
         name: 'Query',
         fields: {
-          items: { type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))), resolve: () => Array.from({ length: 10_000 }, () => ({})) },
+          items: {
+            type: new GraphQLNonNull(new GraphQLList(new GraphQLNonNull(item))),
+            resolve: () => Array.from({ length: 10_000 }, () => ({})),
+          },
           again: { type: new GraphQLList(item), resolve: () => Array.from({ length: 10_000 }, () => ({})) },
         },
       }),
@@ -134,7 +167,10 @@ describe('the response guard stops resolving once over', () => {
     const result = await graphql({ schema, source: '{ items { text } again { text } }', contextValue });
     // 64 values of 1,002 bytes fit in 64 KiB; the 66th crosses it, and nothing after it resolves
     expect(resolved).toBe(66);
-    const collapsed = collapseTooLarge({ ...result, errors: result.errors?.map((e) => formatGraphQLError(e, { production: true, log: createLogger('silent') }, 'r')) });
+    const collapsed = collapseTooLarge({
+      ...result,
+      errors: result.errors?.map((e) => formatGraphQLError(e, { production: true, log: createLogger('silent') }, 'r')),
+    });
     expect(collapsed.data).toBeNull();
     expect(collapsed.errors).toHaveLength(1);
     // the same schema without a limit in the context resolves everything

@@ -103,7 +103,9 @@ describe('README', () => {
           // the subscriber, started as the reader starts it in a second terminal
           const file = join(dir, 'feedback-feed.js');
           writeFileSync(file, localize(block.code));
-          const child = spawn(process.execPath, [file], { env: { ...process.env, TOKEN: token, NODE_PATH: join(projectRoot, 'node_modules') } });
+          const child = spawn(process.execPath, [file], {
+            env: { ...process.env, TOKEN: token, NODE_PATH: join(projectRoot, 'node_modules') },
+          });
           children.push(child);
           child.stdout.on('data', (d) => (feed += d));
           const deadline = Date.now() + 10_000;
@@ -125,12 +127,18 @@ describe('README', () => {
     const episode = byOperation.recordEpisode as { id: string; segments: unknown[] };
     expect(episode.segments).toHaveLength(2);
     expect(byOperation.recordCanvasAction).toMatchObject({ episodeId: episode.id, action: 'PRESENT' });
-    expect(byOperation.submitFeedback).toMatchObject({ feedback: { score: 1 }, episode: { feedbackCount: 1, aggregateFeedbackScore: 1, canvasActionCount: 1 } });
+    expect(byOperation.submitFeedback).toMatchObject({
+      feedback: { score: 1 },
+      episode: { feedbackCount: 1, aggregateFeedbackScore: 1, canvasActionCount: 1 },
+    });
 
     const deadline = Date.now() + 10_000;
     while (!feed.includes('\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(JSON.parse(feed.split('\n')[0])).toEqual({
-      feedbackAdded: { feedback: { feedbackType: 'RATING', rating: 5, score: 1 }, episode: { title: 'Adding fractions', feedbackCount: 1, aggregateFeedbackScore: 1 } },
+      feedbackAdded: {
+        feedback: { feedbackType: 'RATING', rating: 5, score: 1 },
+        episode: { title: 'Adding fractions', feedbackCount: 1, aggregateFeedbackScore: 1 },
+      },
     });
 
     const fingerprint = (byOperation.recordDocumentLayout as { fingerprint: string }).fingerprint;
@@ -139,7 +147,12 @@ describe('README', () => {
     expect(fewShot.examples).toEqual([{ inputSnippet: 'TOTAL DUE 1,250.00 USD', output: { total: '1,250.00' } }]);
 
     expect(byOperation.submitSignals).toEqual([expect.objectContaining({ externalId: 'lcd', signalCount: 1 })]);
-    const recall = byOperation.recall as { fact: { externalId: string }; semanticScore: number; usefulnessSource: string; finalScore: number }[];
+    const recall = byOperation.recall as {
+      fact: { externalId: string };
+      semanticScore: number;
+      usefulnessSource: string;
+      finalScore: number;
+    }[];
     expect(recall.map((r) => r.fact.externalId)).toEqual(['lcd', 'cross']);
     expect(recall[0].semanticScore).toBe(recall[1].semanticScore);
     expect(recall[0].usefulnessSource).toBe('QUERY_CONTEXT');

@@ -31,7 +31,13 @@ function bankOf(random: () => number, dim: number, n: number, queries: number[][
     for (let k = Math.floor(random() * 3); k > 0; k--) {
       const kind = random();
       const e = kind < 0.6 ? near(q, 0.8 + random() * 0.1) : kind < 0.8 ? vec() : null;
-      contexts.push({ n: kind >= 0.8 ? 'what is the plan' : 'other question', e, q: e ? sumOfSquares(e) : null, u: random(), t: random() < 0.3 ? null : NOW - random() * 60 * DAY });
+      contexts.push({
+        n: kind >= 0.8 ? 'what is the plan' : 'other question',
+        e,
+        q: e ? sumOfSquares(e) : null,
+        u: random(),
+        t: random() < 0.3 ? null : NOW - random() * 60 * DAY,
+      });
     }
     rows.push({
       id: `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`,
@@ -58,10 +64,16 @@ function exactTop(rows: IndexRow[], q: CandidateQuery): string[] {
       const semantic = semanticFromCosine(cosine(r.embedding as number[], q.embedding));
       let best: { sim: number; u: number; t: number | null } | null = null;
       for (const c of r.contexts ?? []) {
-        const sim = contextMatches({ normalizedQuery: c.n, queryEmbedding: c.e as number[] | null }, { normalizedQuery: q.normalizedQuery, queryEmbedding: q.embedding });
-        if (sim !== null && (!best || sim > best.sim || (sim === best.sim && (c.t ?? -Infinity) > (best.t ?? -Infinity)))) best = { sim, u: c.u, t: c.t };
+        const sim = contextMatches(
+          { normalizedQuery: c.n, queryEmbedding: c.e as number[] | null },
+          { normalizedQuery: q.normalizedQuery, queryEmbedding: q.embedding },
+        );
+        if (sim !== null && (!best || sim > best.sim || (sim === best.sim && (c.t ?? -Infinity) > (best.t ?? -Infinity))))
+          best = { sim, u: c.u, t: c.t };
       }
-      const use = best ? usefulnessAt(best.u, best.t === null ? null : new Date(best.t), now) : usefulnessAt(r.usefulness, r.t === null ? null : new Date(r.t), now);
+      const use = best
+        ? usefulnessAt(best.u, best.t === null ? null : new Date(best.t), now)
+        : usefulnessAt(r.usefulness, r.t === null ? null : new Date(r.t), now);
       return { id: r.id, use, score: finalScore(semantic, use, q.weight, q.boost) };
     })
     .filter((x) => x.use >= q.minUsefulness)
@@ -129,7 +141,18 @@ describe('recall candidates from the 8-bit index', () => {
       const bank = new BankVectors(20);
       for (let i = 0; i < n; i++) {
         const e = Array.from({ length: 20 }, () => random() - 0.5);
-        bank.put({ id: `id-${i}`, bank_id: 'b', has_text: true, kind: null, status: 'S', embedding: e, norm_sq: sumOfSquares(e), usefulness: random(), t: null, contexts: null });
+        bank.put({
+          id: `id-${i}`,
+          bank_id: 'b',
+          has_text: true,
+          kind: null,
+          status: 'S',
+          embedding: e,
+          norm_sq: sumOfSquares(e),
+          usefulness: random(),
+          t: null,
+          contexts: null,
+        });
       }
       if (n > 2) bank.remove('id-1');
       const q = Array.from({ length: 20 }, () => random() - 0.5);
@@ -137,7 +160,11 @@ describe('recall candidates from the 8-bit index', () => {
       const dots = [...bank.store.dots(bank.size)];
       const { scales, errs, uses } = bank.store;
       const f = Math.fround;
-      for (const [w, threshold] of [[0, 0.1], [0.3, 0.5], [0.9, -Infinity]]) {
+      for (const [w, threshold] of [
+        [0, 0.1],
+        [0.3, 0.5],
+        [0.9, -Infinity],
+      ]) {
         const want: number[] = [];
         for (let i = 0; i < bank.size; i++) {
           if (n > 2 && i === 1) continue;
@@ -152,11 +179,31 @@ describe('recall candidates from the 8-bit index', () => {
   it('forgets a removed fact and follows a replaced one', () => {
     const bank = new BankVectors(2);
     const row = (id: string, embedding: number[]): IndexRow => ({
-      id, bank_id: 'b', has_text: true, kind: null, status: 'SUGGESTED', embedding, norm_sq: sumOfSquares(embedding), usefulness: 0.5, t: null, contexts: null,
+      id,
+      bank_id: 'b',
+      has_text: true,
+      kind: null,
+      status: 'SUGGESTED',
+      embedding,
+      norm_sq: sumOfSquares(embedding),
+      usefulness: 0.5,
+      t: null,
+      contexts: null,
     });
     bank.put(row('00000000-0000-4000-8000-000000000001', [1, 0]));
     bank.put(row('00000000-0000-4000-8000-000000000002', [0.6, 0.8]));
-    const q = { embedding: [1, 0], normSq: 1, normalizedQuery: '', limit: 1, boost: false, weight: 0.3, minUsefulness: 0, kinds: null, statuses: null, nowMs: NOW };
+    const q = {
+      embedding: [1, 0],
+      normSq: 1,
+      normalizedQuery: '',
+      limit: 1,
+      boost: false,
+      weight: 0.3,
+      minUsefulness: 0,
+      kinds: null,
+      statuses: null,
+      nowMs: NOW,
+    };
     expect(candidateIds(bank, q)).toEqual(['00000000-0000-4000-8000-000000000001']);
     bank.put(row('00000000-0000-4000-8000-000000000001', [-1, 0]));
     expect(candidateIds(bank, q)).toEqual(['00000000-0000-4000-8000-000000000002']);

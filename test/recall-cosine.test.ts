@@ -37,7 +37,10 @@ describe('recall: cosines with the query in the statement', () => {
     const d = 48;
     const q = vec(d);
     const embeddings = [q.map((x) => x * 2), q.map((x) => -x), new Array<number>(d).fill(0), ...Array.from({ length: 40 }, () => vec(d))];
-    const ids = await upsert(org.token, embeddings.map((embedding, i) => ({ bankId: 'b', text: `fact ${i}`, embedding, externalId: `F${i}` })));
+    const ids = await upsert(
+      org.token,
+      embeddings.map((embedding, i) => ({ bankId: 'b', text: `fact ${i}`, embedding, externalId: `F${i}` })),
+    );
     const facts = ids.map((id, i) => ({ id, embedding: embeddings[i] }));
 
     for (const boost of [false, true]) {
@@ -66,12 +69,27 @@ describe('recall: cosines with the query in the statement', () => {
   it('refuses embeddings whose sum of squares is no finite number', async () => {
     const org = await s.createOrg('huge');
     const huge = [1e200, 1];
-    const up = await gql(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'b', text: 'ok', embedding: [1, 1] }, { bankId: 'b', text: 'huge', embedding: huge }] }, org.token);
+    const up = await gql(
+      s.url,
+      UpsertFactsDocument,
+      {
+        inputs: [
+          { bankId: 'b', text: 'ok', embedding: [1, 1] },
+          { bankId: 'b', text: 'huge', embedding: huge },
+        ],
+      },
+      org.token,
+    );
     expect([codeOf(up), fieldOf(up)]).toEqual(['BAD_USER_INPUT', 'inputs.1.embedding']);
     const [id] = await upsert(org.token, [{ bankId: 'b', text: 'ok', embedding: [1, 1] }]);
     const r = await gql(s.url, RecallDocument, { input: { bankId: 'b', query: 'q', queryEmbedding: huge } }, org.token);
     expect([codeOf(r), fieldOf(r)]).toEqual(['BAD_USER_INPUT', 'input.queryEmbedding']);
-    const sig = await gql(s.url, SubmitSignalsDocument, { signals: [{ factId: id, signalType: 'USED', query: 'q', queryEmbedding: huge }] }, org.token);
+    const sig = await gql(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: [{ factId: id, signalType: 'USED', query: 'q', queryEmbedding: huge }] },
+      org.token,
+    );
     expect([codeOf(sig), fieldOf(sig)]).toEqual(['BAD_USER_INPUT', 'signals.0.queryEmbedding']);
   });
 
@@ -81,7 +99,8 @@ describe('recall: cosines with the query in the statement', () => {
     const q = vec(d);
     const embeddings = [vec(d), q.map((x) => x + 0.05 * rnd()), vec(d), q.map((x) => -x)];
     const ids: string[] = [];
-    for (const [i, embedding] of embeddings.entries()) ids.push(...(await upsert(org.token, [{ bankId: 'wide', text: `wide fact ${i}`, embedding }])));
+    for (const [i, embedding] of embeddings.entries())
+      ids.push(...(await upsert(org.token, [{ bankId: 'wide', text: `wide fact ${i}`, embedding }])));
     const facts = ids.map((id, i) => ({ id, embedding: embeddings[i] }));
 
     const plain = await recall(org.token, { bankId: 'wide', query: 'anything', queryEmbedding: q });
@@ -91,7 +110,12 @@ describe('recall: cosines with the query in the statement', () => {
 
     // a signal under a close query embedding creates a query context that a recall with q matches
     const close = q.map((x) => x + 0.01 * rnd());
-    await gqlOk(s.url, SubmitSignalsDocument, { signals: [{ factId: ids[0], signalType: 'HELPFUL', query: 'first question', queryEmbedding: close }] }, org.token);
+    await gqlOk(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: [{ factId: ids[0], signalType: 'HELPFUL', query: 'first question', queryEmbedding: close }] },
+      org.token,
+    );
     const boosted = await recall(org.token, { bankId: 'wide', query: 'another wording', queryEmbedding: q, boostByUsefulness: true });
     const first = boosted.find((r) => r.fact.id === ids[0])!;
     expect(first.usefulnessSource).toBe('QUERY_CONTEXT');

@@ -50,12 +50,17 @@ describe('recallEpisodes with a query embedding', () => {
       `INSERT INTO episodes (id, org_id, agent_id, title, embedding, created_at, updated_at, canvas_action_count, feedback_score_sum, feedback_score_count)
        SELECT gen_random_uuid(), ?, 'r', x.title, x.embedding, now() - x.age::interval, now(), x.canvas, x.fsum, x.fcount
          FROM jsonb_to_recordset(?::jsonb) AS x(embedding float8[], age text, canvas int, fsum float8, fcount int, title text)`,
-      [org.orgId, JSON.stringify(rows.map(([embedding, age, canvas, fsum, fcount, title]) => ({ embedding, age, canvas, fsum, fcount, title })))],
+      [
+        org.orgId,
+        JSON.stringify(rows.map(([embedding, age, canvas, fsum, fcount, title]) => ({ embedding, age, canvas, fsum, fcount, title }))),
+      ],
     );
     const db = await sqlClient(s.dbUrl);
     onTestFinished(() => db.end());
     for (const q of [vec(d), vec(d).map((x) => x * 1e-3), new Array<number>(d).fill(0)]) {
-      const got = (await gqlOk(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'topic 3 query', queryEmbedding: q, limit: 100 }, org.token)).recallEpisodes;
+      const got = (
+        await gqlOk(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'topic 3 query', queryEmbedding: q, limit: 100 }, org.token)
+      ).recallEpisodes;
       const want = (await db.query(REFERENCE, [literal(q), 'topic 3 query', s.config.decayLambda, org.orgId])).rows;
       expect(got.map((r) => r.episode.id)).toEqual(want.map((r) => r.id));
       got.forEach((r, i) => {
@@ -87,7 +92,9 @@ describe('recallEpisodes with a query embedding', () => {
       await ws.dispose();
     }
     // the other organization's dimension is its own
-    expect((await gqlOk(s.url, RecallEpisodesDocument, vars([0, 1]), other.token)).recallEpisodes.map((r) => [r.episode.title, r.relevance])).toEqual([['two', 1]]);
+    expect(
+      (await gqlOk(s.url, RecallEpisodesDocument, vars([0, 1]), other.token)).recallEpisodes.map((r) => [r.episode.title, r.relevance]),
+    ).toEqual([['two', 1]]);
     expect(fieldOf(await gql(s.url, RecallEpisodesDocument, vars([0, 1, 0]), other.token))).toBe('queryEmbedding');
   });
 
@@ -95,7 +102,9 @@ describe('recallEpisodes with a query embedding', () => {
     const org = await s.createOrg('episode-underflow');
     const embedding = [0.5, -1e-300, 1e15];
     const { recordEpisode } = await gqlOk(s.url, RecordEpisodeDocument, { input: { agentId: 'r', title: 'tiny', embedding } }, org.token);
-    const [{ n }] = await s.app.db.orm.em.fork().execute<{ n: number }[]>('SELECT embedding_norm_sq AS n FROM episodes WHERE id = ?', [recordEpisode.id]);
+    const [{ n }] = await s.app.db.orm.em
+      .fork()
+      .execute<{ n: number }[]>('SELECT embedding_norm_sq AS n FROM episodes WHERE id = ?', [recordEpisode.id]);
     expect(n).toBe(sumOfSquares(embedding));
     const q = [1, 2, 3];
     const [r] = (await gqlOk(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'tiny', queryEmbedding: q }, org.token)).recallEpisodes;
@@ -109,7 +118,9 @@ describe('recallEpisodes with a query embedding', () => {
     expect([codeOf(write), fieldOf(write)]).toEqual(['BAD_USER_INPUT', 'input.embedding']);
     const read = await gql(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'huge', queryEmbedding: huge }, org.token);
     expect([codeOf(read), fieldOf(read)]).toEqual(['BAD_USER_INPUT', 'queryEmbedding']);
-    const [{ n }] = await s.app.db.orm.em.fork().execute<{ n: number }[]>('SELECT count(*)::int AS n FROM episodes WHERE org_id = ?', [org.orgId]);
+    const [{ n }] = await s.app.db.orm.em
+      .fork()
+      .execute<{ n: number }[]>('SELECT count(*)::int AS n FROM episodes WHERE org_id = ?', [org.orgId]);
     expect(n).toBe(0);
   });
 });

@@ -57,7 +57,12 @@ describe('recallEpisodes', () => {
     const text = await gqlOk(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'database performance' }, o.token);
     expect(text.recallEpisodes[0].episode.title).toBe('database performance tuning');
     expect(text.recallEpisodes[0].relevance).toBeGreaterThan(text.recallEpisodes[1].relevance);
-    const emb = await gqlOk(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'database performance', queryEmbedding: [0, 1] }, o.token);
+    const emb = await gqlOk(
+      s.url,
+      RecallEpisodesDocument,
+      { agentId: 'r', query: 'database performance', queryEmbedding: [0, 1] },
+      o.token,
+    );
     expect(emb.recallEpisodes[0].episode.title).toBe('birthday party planning');
     expect(emb.recallEpisodes[0].relevance).toBeCloseTo(1, 10);
     expect(emb.recallEpisodes[1].relevance).toBe(0);
@@ -66,7 +71,9 @@ describe('recallEpisodes', () => {
   it('refuses an empty query and a limit over 100, and shows nothing of another organization', async () => {
     expect(fieldOf(await gql(s.url, RecallEpisodesDocument, { agentId: 'r', query: '  ' }, org.token))).toBe('query');
     expect(fieldOf(await gql(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'x', limit: 101 }, org.token))).toBe('limit');
-    expect(codeOf(await gql(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'x', queryEmbedding: [Number.NaN] }, org.token))).toBe('BAD_USER_INPUT');
+    expect(codeOf(await gql(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'x', queryEmbedding: [Number.NaN] }, org.token))).toBe(
+      'BAD_USER_INPUT',
+    );
     const other = await s.createOrg('empty');
     expect((await gqlOk(s.url, RecallEpisodesDocument, { agentId: 'r', query: 'canvas' }, other.token)).recallEpisodes).toEqual([]);
   });

@@ -16,7 +16,8 @@ afterAll(async () => {
   await small?.close();
 });
 
-const recall = (s: TestServer, token: string, input: RecallInput) => gqlOk(s.url, RecallDocument, { input }, token).then((r) => r.recall.map((x) => x.fact.id));
+const recall = (s: TestServer, token: string, input: RecallInput) =>
+  gqlOk(s.url, RecallDocument, { input }, token).then((r) => r.recall.map((x) => x.fact.id));
 
 /** `n` facts with random embeddings of `dim` numbers in `bank`, set-based. */
 async function seed(orgId: string, bank: string, n: number, dim: number, random: () => number): Promise<void> {

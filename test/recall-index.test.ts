@@ -86,7 +86,9 @@ async function seedBank(orgId: string, dim: number, n: number, queries: number[]
      FROM jsonb_to_recordset(?::jsonb) AS x(id uuid, text text, kind text, status text, embedding jsonb, usefulness float8, last_signal_at timestamptz)`,
     [orgId, JSON.stringify(facts.map((f) => ({ ...f, last_signal_at: f.lastSignalAt, contexts: undefined })))],
   );
-  const contexts = facts.flatMap((f) => f.contexts.map((c) => ({ fact_id: f.id, n: c.normalized, e: c.embedding, u: c.usefulness, t: c.lastSignalAt })));
+  const contexts = facts.flatMap((f) =>
+    f.contexts.map((c) => ({ fact_id: f.id, n: c.normalized, e: c.embedding, u: c.usefulness, t: c.lastSignalAt })),
+  );
   await em().execute(
     `INSERT INTO fact_query_contexts (id, org_id, created_at, fact_id, query, normalized_query, query_embedding, usefulness, signal_count, last_signal_at)
      SELECT gen_random_uuid(), ?, now(), x.fact_id, x.n, x.n,
@@ -99,14 +101,31 @@ async function seedBank(orgId: string, dim: number, n: number, queries: number[]
 }
 
 /** The ranking from scratch with the reference formulas (facts with an embedding only), as of `now`. */
-function fromScratch(facts: SeedFact[], input: Required<Pick<RecallInput, 'query' | 'limit' | 'boostByUsefulness' | 'usefulnessWeight' | 'minUsefulness'>> & { queryEmbedding: number[]; kinds?: string[]; statuses?: readonly string[] }, now: Date) {
+function fromScratch(
+  facts: SeedFact[],
+  input: Required<Pick<RecallInput, 'query' | 'limit' | 'boostByUsefulness' | 'usefulnessWeight' | 'minUsefulness'>> & {
+    queryEmbedding: number[];
+    kinds?: string[];
+    statuses?: readonly string[];
+  },
+  now: Date,
+) {
   const normalizedQuery = normalizeQuery(input.query);
   return facts
-    .filter((f) => f.text !== '' && f.embedding && (!input.kinds || input.kinds.includes(f.kind)) && (!input.statuses || input.statuses.includes(f.status)))
+    .filter(
+      (f) =>
+        f.text !== '' &&
+        f.embedding &&
+        (!input.kinds || input.kinds.includes(f.kind)) &&
+        (!input.statuses || input.statuses.includes(f.status)),
+    )
     .map((f) => {
       let best: { sim: number; u: number; t: number } | null = null;
       for (const c of f.contexts) {
-        const sim = contextMatches({ normalizedQuery: c.normalized, queryEmbedding: c.embedding }, { normalizedQuery, queryEmbedding: input.queryEmbedding });
+        const sim = contextMatches(
+          { normalizedQuery: c.normalized, queryEmbedding: c.embedding },
+          { normalizedQuery, queryEmbedding: input.queryEmbedding },
+        );
         const t = c.lastSignalAt ? Date.parse(c.lastSignalAt) : -Infinity;
         if (sim !== null && (!best || sim > best.sim || (sim === best.sim && t > best.t))) best = { sim, u: c.usefulness, t };
       }
@@ -114,7 +133,13 @@ function fromScratch(facts: SeedFact[], input: Required<Pick<RecallInput, 'query
         ? usefulnessAt(best.u, best.t === -Infinity ? null : new Date(best.t), now)
         : usefulnessAt(f.usefulness, f.lastSignalAt ? new Date(f.lastSignalAt) : null, now);
       const semantic = semanticFromCosine(cosine(f.embedding!, input.queryEmbedding));
-      return { id: f.id, use, source: best ? 'QUERY_CONTEXT' : 'GLOBAL', semantic, score: finalScore(semantic, use, input.usefulnessWeight, input.boostByUsefulness) };
+      return {
+        id: f.id,
+        use,
+        source: best ? 'QUERY_CONTEXT' : 'GLOBAL',
+        semantic,
+        score: finalScore(semantic, use, input.usefulnessWeight, input.boostByUsefulness),
+      };
     })
     .filter((x) => x.use >= input.minUsefulness)
     .sort((a, b) => b.score - a.score || (a.id < b.id ? -1 : 1))
@@ -124,7 +149,9 @@ function fromScratch(facts: SeedFact[], input: Required<Pick<RecallInput, 'query
 describe('recall through the vector index', () => {
   it('decodes float8 arrays from their binary form exactly', async () => {
     const values = [1.5, -2.25e-300, 0, -5e-324, 1.7976931348623157e308, 0.1, -1 / 3];
-    const [row] = await em().execute<{ b: Buffer; e: Buffer }[]>(`SELECT array_send(?::float8[]) AS b, array_send('{}'::float8[]) AS e`, [`{${values.join(',')}}`]);
+    const [row] = await em().execute<{ b: Buffer; e: Buffer }[]>(`SELECT array_send(?::float8[]) AS b, array_send('{}'::float8[]) AS e`, [
+      `{${values.join(',')}}`,
+    ]);
     expect([...decodeFloat8Array(row.b)]).toEqual(values);
     expect([...decodeFloat8Array(row.e)]).toEqual([]);
   });
@@ -147,7 +174,14 @@ describe('recall through the vector index', () => {
           { boostByUsefulness: false, usefulnessWeight: 0.3, minUsefulness: 0, limit: 10 },
           { boostByUsefulness: true, usefulnessWeight: 0.3, minUsefulness: 0, limit: 20 },
           { boostByUsefulness: true, usefulnessWeight: 0.8, minUsefulness: 0.4, limit: 10 },
-          { boostByUsefulness: true, usefulnessWeight: 0.5, minUsefulness: 0, limit: 15, kinds: ['definition', 'example'], statuses: ['CONFIRMED' as const, 'SUGGESTED' as const] },
+          {
+            boostByUsefulness: true,
+            usefulnessWeight: 0.5,
+            minUsefulness: 0,
+            limit: 15,
+            kinds: ['definition', 'example'],
+            statuses: ['CONFIRMED' as const, 'SUGGESTED' as const],
+          },
         ]) {
           const input = { bankId: 'bank', query: qi % 2 ? 'What is the plan?' : 'anything else', queryEmbedding, ...opts };
           const before = new Date();
@@ -164,11 +198,20 @@ describe('recall through the vector index', () => {
           await em().transactional(async (tx) => {
             const p = validateRecall(input as never);
             const { bank } = await index.prepare(tx, org.orgId, 'bank');
-            const candidates = candidateIds(bank!, { ...p, embedding: queryEmbedding, normSq: sumOfSquares(queryEmbedding), normalizedQuery: normalizeQuery(input.query), nowMs: Date.now() });
+            const candidates = candidateIds(bank!, {
+              ...p,
+              embedding: queryEmbedding,
+              normSq: sumOfSquares(queryEmbedding),
+              normalizedQuery: normalizeQuery(input.query),
+              nowMs: Date.now(),
+            });
             expect(candidates!.length).toBeLessThan(n / 4);
             const rows = async (c: string[] | null) => {
               const [text, params] = rankingQuery(org.orgId, p, queryEmbedding, c);
-              const r = await tx.execute<{ id: string; semantic: number; use: number; from_context: boolean; final: number }[]>(text, params);
+              const r = await tx.execute<{ id: string; semantic: number; use: number; from_context: boolean; final: number }[]>(
+                text,
+                params,
+              );
               return r.map((x) => [x.id, x.semantic, x.use, x.from_context, x.final]);
             };
             const whole = await rows(null);
@@ -176,7 +219,9 @@ describe('recall through the vector index', () => {
             if (textOnly) expect(await rows(candidates)).toEqual(whole);
             else {
               const here = (await rankCandidates(tx, org.orgId, p, queryEmbedding, candidates!))!;
-              expect(here.map((r) => [r.fact.id, r.usefulnessSource === UsefulnessSource.QUERY_CONTEXT])).toEqual(whole.map((w) => [w[0], w[3]]));
+              expect(here.map((r) => [r.fact.id, r.usefulnessSource === UsefulnessSource.QUERY_CONTEXT])).toEqual(
+                whole.map((w) => [w[0], w[3]]),
+              );
               here.forEach((r, i) => {
                 expect(r.semanticScore).toBe(whole[i][1]);
                 expect(Math.abs(r.usefulnessScore - (whole[i][2] as number))).toBeLessThan(1e-12);
@@ -209,14 +254,25 @@ describe('recall through the vector index', () => {
       { bankId: 'fresh', text: 'fact a', embedding: [0.9, 0.1, 0] },
       { bankId: 'fresh', text: 'fact b', embedding: [0.5, 0.5, 0.1] },
     ]);
-    const ids = async () => (await recall(idx, org.token, { bankId: 'fresh', query: 'q', queryEmbedding: q, boostByUsefulness: true, usefulnessWeight: 0.9 })).map((r) => r.fact.id);
+    const ids = async () =>
+      (
+        await recall(idx, org.token, { bankId: 'fresh', query: 'q', queryEmbedding: q, boostByUsefulness: true, usefulnessWeight: 0.9 })
+      ).map((r) => r.fact.id);
     expect(await ids()).toEqual([a, b]);
     // written through the other instance
-    const [c] = await gqlOk(sql.url, UpsertFactsDocument, { inputs: [{ bankId: 'fresh', text: 'fact c', embedding: [1, 0, 0], externalId: 'c' }] }, org.token).then((r) =>
-      r.upsertFacts.map((f) => f.id),
-    );
+    const [c] = await gqlOk(
+      sql.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'fresh', text: 'fact c', embedding: [1, 0, 0], externalId: 'c' }] },
+      org.token,
+    ).then((r) => r.upsertFacts.map((f) => f.id));
     expect(await ids()).toEqual([c, a, b]);
-    await gqlOk(sql.url, SubmitSignalsDocument, { signals: Array.from({ length: 5 }, () => ({ factId: b, signalType: 'HELPFUL' as const, query: 'q' })) }, org.token);
+    await gqlOk(
+      sql.url,
+      SubmitSignalsDocument,
+      { signals: Array.from({ length: 5 }, () => ({ factId: b, signalType: 'HELPFUL' as const, query: 'q' })) },
+      org.token,
+    );
     expect((await ids())[0]).toBe(b);
     await gqlOk(sql.url, UpsertFactsDocument, { inputs: [{ bankId: 'elsewhere', text: 'fact c moved', externalId: 'c' }] }, org.token);
     expect(await ids()).toEqual([b, a]);
@@ -230,9 +286,12 @@ describe('recall through the vector index', () => {
     await upsert(org.token, [{ bankId: 'c', text: 'first', embedding: [1, 0] }]);
     const ask = () => recall(idx, org.token, { bankId: 'c', query: 'q', queryEmbedding: [1, 0], limit: 50 });
     await ask();
-    const [late] = await gqlOk(sql.url, UpsertFactsDocument, { inputs: [{ bankId: 'c', text: 'written elsewhere', embedding: [0.9, 0.1] }] }, org.token).then((r) =>
-      r.upsertFacts.map((f) => f.id),
-    );
+    const [late] = await gqlOk(
+      sql.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'c', text: 'written elsewhere', embedding: [0.9, 0.1] }] },
+      org.token,
+    ).then((r) => r.upsertFacts.map((f) => f.id));
     idx.sql.reset();
     const answers = await Promise.all(Array.from({ length: 20 }, ask));
     for (const a of answers) expect(a.map((r) => r.fact.id)).toContain(late);
@@ -256,7 +315,9 @@ describe('recall through the vector index', () => {
     const { bank } = await index.prepare(em(), org.orgId, 'many');
     expect(bank!.count).toBe(20500);
     const input = { bankId: 'many', query: 'q', queryEmbedding: [1, 0.3], limit: 20 };
-    expect((await recall(idx, org.token, input)).map((r) => r.fact.id)).toEqual((await recall(sql, org.token, input)).map((r) => r.fact.id));
+    expect((await recall(idx, org.token, input)).map((r) => r.fact.id)).toEqual(
+      (await recall(sql, org.token, input)).map((r) => r.fact.id),
+    );
   });
 
   it('never answers with another organization’s facts, over HTTP and WebSocket', async () => {

@@ -52,7 +52,9 @@ describe.runIf(process.env.RECALL_LATENCY)(`recall latency over a ${FACTS}-fact 
       last = (await gqlOk(s.url, RecallDocument, { input }, org.token)).recall;
       if (i >= 2) times.push(performance.now() - t0); // two warm-up runs
     }
-    process.stdout.write(`recall latency ${label}: p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms (${RUNS} runs, ${FACTS} facts)\n`);
+    process.stdout.write(
+      `recall latency ${label}: p50 ${pct(times, 50).toFixed(1)} ms, p99 ${pct(times, 99).toFixed(1)} ms (${RUNS} runs, ${FACTS} facts)\n`,
+    );
     return last;
   }
 

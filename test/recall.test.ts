@@ -31,7 +31,12 @@ describe('recall: the boosting table of the reference usefulness design', () => 
     await gqlOk(
       s.url,
       SubmitSignalsDocument,
-      { signals: [...times(4, { factId: A, signalType: 'USED' as const, query: 'earlier question' }), ...times(4, { factId: B, signalType: 'IGNORED' as const, query: 'earlier question' })] },
+      {
+        signals: [
+          ...times(4, { factId: A, signalType: 'USED' as const, query: 'earlier question' }),
+          ...times(4, { factId: B, signalType: 'IGNORED' as const, query: 'earlier question' }),
+        ],
+      },
       org.token,
     );
     const plain = await recall(org.token, { bankId: 'agent', query: 'a new question', queryEmbedding: [1, 0] });
@@ -39,7 +44,13 @@ describe('recall: the boosting table of the reference usefulness design', () => 
     expect(plain[0]).toMatchObject({ usefulnessSource: 'GLOBAL' });
     expect(plain[0].finalScore).toBeCloseTo(0.9, 9);
 
-    const boosted = await recall(org.token, { bankId: 'agent', query: 'a new question', queryEmbedding: [1, 0], boostByUsefulness: true, usefulnessWeight: 0.3 });
+    const boosted = await recall(org.token, {
+      bankId: 'agent',
+      query: 'a new question',
+      queryEmbedding: [1, 0],
+      boostByUsefulness: true,
+      usefulnessWeight: 0.3,
+    });
     expect(boosted.map((r) => r.fact.id)).toEqual([A, B]);
     expect(boosted[0].semanticScore).toBeCloseTo(0.8, 9);
     expect(boosted[0].usefulnessScore).toBeCloseTo(0.9, 6);
@@ -96,8 +107,17 @@ describe('recall: query-context awareness', () => {
   it('matches query contexts by query embedding (cosine >= 0.85)', async () => {
     const org = await s.createOrg('ctx-emb');
     const [F] = await upsert(org.token, [{ bankId: 'agent', text: 'The CEO is Ada', embedding: [1, 0] }]);
-    await gqlOk(s.url, SubmitSignalsDocument, { signals: times(2, { factId: F, signalType: 'HELPFUL' as const, query: 'Who is the CEO?', queryEmbedding: [0, 1] }) }, org.token);
-    const similar = await recall(org.token, { bankId: 'agent', query: 'Who is the chief executive?', queryEmbedding: [Math.sqrt(0.19), 0.9] });
+    await gqlOk(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: times(2, { factId: F, signalType: 'HELPFUL' as const, query: 'Who is the CEO?', queryEmbedding: [0, 1] }) },
+      org.token,
+    );
+    const similar = await recall(org.token, {
+      bankId: 'agent',
+      query: 'Who is the chief executive?',
+      queryEmbedding: [Math.sqrt(0.19), 0.9],
+    });
     expect(similar[0]).toMatchObject({ usefulnessSource: 'QUERY_CONTEXT' });
     expect(similar[0].usefulnessScore).toBeCloseTo(0.8, 6);
     const far = await recall(org.token, { bankId: 'agent', query: 'Who is the CEO?', queryEmbedding: [0.6, 0.8] }); // cosine 0.8: another context
@@ -115,14 +135,23 @@ describe('recall: text relevance, filters and bad input', () => {
     ]);
     await em().execute(`UPDATE facts SET status = 'CONFIRMED' WHERE id = ?`, [rule]);
     // a stub (created from an unknown external id, no text yet) is not recalled
-    await em().execute(`INSERT INTO facts (id, org_id, bank_id, text, external_id) VALUES (gen_random_uuid(), ?, 'agent', '', 'FACT_stub')`, [org.orgId]);
+    await em().execute(
+      `INSERT INTO facts (id, org_id, bank_id, text, external_id) VALUES (gen_random_uuid(), ?, 'agent', '', 'FACT_stub')`,
+      [org.orgId],
+    );
     const r = await recall(org.token, { bankId: 'agent', query: 'connection pooling', limit: 10 });
     expect(r).toHaveLength(3);
     expect(r.map((x) => x.fact.id).slice(-1)).toEqual([sky]);
-    const [expected] = await em().execute(`SELECT word_similarity('connection pooling', 'Use connection pooling for databases')::float8 AS w`);
+    const [expected] = await em().execute(
+      `SELECT word_similarity('connection pooling', 'Use connection pooling for databases')::float8 AS w`,
+    );
     expect(r.find((x) => x.fact.id === pool)!.semanticScore).toBeCloseTo(expected.w, 6);
-    expect((await recall(org.token, { bankId: 'agent', query: 'connection pooling', kinds: ['rule'] })).map((x) => x.fact.id)).toEqual([rule]);
-    expect((await recall(org.token, { bankId: 'agent', query: 'connection pooling', statuses: ['SUGGESTED'] })).map((x) => x.fact.id).sort()).toEqual([pool, sky].sort());
+    expect((await recall(org.token, { bankId: 'agent', query: 'connection pooling', kinds: ['rule'] })).map((x) => x.fact.id)).toEqual([
+      rule,
+    ]);
+    expect(
+      (await recall(org.token, { bankId: 'agent', query: 'connection pooling', statuses: ['SUGGESTED'] })).map((x) => x.fact.id).sort(),
+    ).toEqual([pool, sky].sort());
     // an empty list filters nothing
     expect(await recall(org.token, { bankId: 'agent', query: 'connection pooling', kinds: [], statuses: [] })).toHaveLength(3);
   });
@@ -164,9 +193,10 @@ describe('recall: a bank of 1,000 facts with embeddings', () => {
     );
     await em().execute(`INSERT INTO fact_embedding_dimensions (org_id, dimension) VALUES (?, 2)`, [org.orgId]);
     await em().execute('ANALYZE facts');
-    const rows = await em().execute<{ id: string; embedding: number[]; usefulness: number }[]>(`SELECT id, embedding, usefulness FROM facts WHERE org_id = ? AND bank_id = 'big'`, [
-      org.orgId,
-    ]);
+    const rows = await em().execute<{ id: string; embedding: number[]; usefulness: number }[]>(
+      `SELECT id, embedding, usefulness FROM facts WHERE org_id = ? AND bank_id = 'big'`,
+      [org.orgId],
+    );
     expect(rows).toHaveLength(1000);
     const q = [Math.cos(0.5), Math.sin(0.5)];
     const expected = (w: number, boost: boolean) =>
@@ -182,10 +212,21 @@ describe('recall: a bank of 1,000 facts with embeddings', () => {
     s.sql.reset();
     const plain = await recall(org.token, { bankId: 'big', query: 'anything', queryEmbedding: q, limit: 100 });
     const plainCount = s.sql.count;
-    expect(plain.map((r) => r.fact.id)).toEqual(expected(0.3, false).slice(0, 100).map((x) => x.id));
+    expect(plain.map((r) => r.fact.id)).toEqual(
+      expected(0.3, false)
+        .slice(0, 100)
+        .map((x) => x.id),
+    );
 
     s.sql.reset();
-    const boosted = await recall(org.token, { bankId: 'big', query: 'anything', queryEmbedding: q, limit: 100, boostByUsefulness: true, usefulnessWeight: 0.4 });
+    const boosted = await recall(org.token, {
+      bankId: 'big',
+      query: 'anything',
+      queryEmbedding: q,
+      limit: 100,
+      boostByUsefulness: true,
+      usefulnessWeight: 0.4,
+    });
     expect(s.sql.count).toBe(plainCount);
     const want = expected(0.4, true).slice(0, 100);
     expect(boosted.map((r) => r.fact.id)).toEqual(want.map((x) => x.id));
@@ -211,7 +252,12 @@ describe('recall: org isolation', () => {
     const a = await s.createOrg('iso-a');
     const b = await s.createOrg('iso-b');
     const [fa] = await upsert(a.token, [{ bankId: 'shared-bank', text: 'connection pooling secret' }]);
-    await gqlOk(s.url, SubmitSignalsDocument, { signals: times(3, { factId: fa, signalType: 'USED' as const, query: 'connection pooling' }) }, a.token);
+    await gqlOk(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: times(3, { factId: fa, signalType: 'USED' as const, query: 'connection pooling' }) },
+      a.token,
+    );
     expect(await recall(b.token, { bankId: 'shared-bank', query: 'connection pooling' })).toEqual([]);
     const [fb] = await upsert(b.token, [{ bankId: 'shared-bank', text: 'connection pooling public' }]);
     const rb = await recall(b.token, { bankId: 'shared-bank', query: 'connection pooling', boostByUsefulness: true });

@@ -18,11 +18,24 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-type Sig = { factId: string; signalType: 'USED' | 'IGNORED' | 'HELPFUL' | 'NOT_HELPFUL'; query: string; confidence?: number; queryEmbedding?: number[]; context?: string };
-const signal = (token: string, signals: Sig[], idempotencyKey?: string) => gql(s.url, SubmitSignalsDocument, { signals, idempotencyKey }, token);
+type Sig = {
+  factId: string;
+  signalType: 'USED' | 'IGNORED' | 'HELPFUL' | 'NOT_HELPFUL';
+  query: string;
+  confidence?: number;
+  queryEmbedding?: number[];
+  context?: string;
+};
+const signal = (token: string, signals: Sig[], idempotencyKey?: string) =>
+  gql(s.url, SubmitSignalsDocument, { signals, idempotencyKey }, token);
 
 async function newFacts(token: string, n: number, bankId = 'bank'): Promise<string[]> {
-  const r = await gqlOk(s.url, UpsertFactsDocument, { inputs: Array.from({ length: n }, (_, i) => ({ bankId, text: `fact ${i}` })) }, token);
+  const r = await gqlOk(
+    s.url,
+    UpsertFactsDocument,
+    { inputs: Array.from({ length: n }, (_, i) => ({ bankId, text: `fact ${i}` })) },
+    token,
+  );
   return r.upsertFacts.map((f) => f.id);
 }
 const usefulness = async (id: string) => (await gqlOk(s.url, FactByIdDocument, { id }, a.token)).fact!.usefulness;
@@ -36,7 +49,12 @@ describe('submitSignals: worked examples of the reference usefulness design', ()
   it('moves a neutral fact by the per-signal effects of the table', async () => {
     const ids = await newFacts(a.token, 4);
     const kinds = ['USED', 'IGNORED', 'HELPFUL', 'NOT_HELPFUL'] as const;
-    const r = await gqlOk(s.url, SubmitSignalsDocument, { signals: kinds.map((k, i) => ({ factId: ids[i], signalType: k, query: 'q' })) }, a.token);
+    const r = await gqlOk(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: kinds.map((k, i) => ({ factId: ids[i], signalType: k, query: 'q' })) },
+      a.token,
+    );
     expect(r.submitSignals.map((f) => f.id)).toEqual(ids);
     const expected = [0.6, 0.45, 0.65, 0.4];
     r.submitSignals.forEach((f, i) => {
@@ -48,7 +66,12 @@ describe('submitSignals: worked examples of the reference usefulness design', ()
     expect(r.submitSignals[1].lastUsedAt).toBeNull();
     // confidence scales the effect
     const [c] = await newFacts(a.token, 1);
-    const half = await gqlOk(s.url, SubmitSignalsDocument, { signals: [{ factId: c, signalType: 'IGNORED', query: 'q', confidence: 0.5 }] }, a.token);
+    const half = await gqlOk(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: [{ factId: c, signalType: 'IGNORED', query: 'q', confidence: 0.5 }] },
+      a.token,
+    );
     expect(half.submitSignals[0].usefulness).toBeCloseTo(0.475, 6);
   });
 
@@ -72,7 +95,10 @@ describe('submitSignals: worked examples of the reference usefulness design', ()
     // stored exactly at the bounds; read back decayed by the milliseconds since
     expect(r.submitSignals[0].usefulness).toBeCloseTo(1, 6);
     expect(r.submitSignals[1].usefulness).toBeCloseTo(0, 6);
-    const stored = await em().execute<{ id: string; usefulness: number }[]>('SELECT id, usefulness FROM facts WHERE id IN (?, ?)', [up, down]);
+    const stored = await em().execute<{ id: string; usefulness: number }[]>('SELECT id, usefulness FROM facts WHERE id IN (?, ?)', [
+      up,
+      down,
+    ]);
     expect(Object.fromEntries(stored.map((x) => [x.id, x.usefulness]))).toEqual({ [up]: 1, [down]: 0 });
     expect(r.submitSignals[2].usefulness).toBeCloseTo(0.9, 6);
     expect(r.submitSignals.map((f) => f.signalCount)).toEqual([5, 7, 6]);
@@ -80,7 +106,10 @@ describe('submitSignals: worked examples of the reference usefulness design', ()
 
   it('decays a score left alone for 4 weeks toward 0.5, then applies the next signal to the decayed score', async () => {
     const [id] = await newFacts(a.token, 1);
-    await signal(a.token, Array.from({ length: 4 }, () => ({ factId: id, signalType: 'USED' as const, query: 'decay' })));
+    await signal(
+      a.token,
+      Array.from({ length: 4 }, () => ({ factId: id, signalType: 'USED' as const, query: 'decay' })),
+    );
     expect(await usefulness(id)).toBeCloseTo(0.9, 6);
     await em().execute(`UPDATE facts SET last_signal_at = last_signal_at - interval '28 days' WHERE id = ?`, [id]);
     await em().execute(`UPDATE fact_query_contexts SET last_signal_at = last_signal_at - interval '28 days' WHERE fact_id = ?`, [id]);
@@ -107,12 +136,15 @@ describe('submitSignals: query contexts and the signal log', () => {
       ['authentication methods', 0.45, 1],
     ]);
     expect(await usefulness(id)).toBeCloseTo(0.65, 6);
-    const log = await em().execute<{ signal_type: string; query: string; context: string | null; delta: number; actor_id: string | null }[]>(
-      'SELECT signal_type, query, context, delta, actor_id FROM fact_signals WHERE fact_id = ? ORDER BY signal_type DESC, query',
-      [id],
-    );
+    const log = await em().execute<
+      { signal_type: string; query: string; context: string | null; delta: number; actor_id: string | null }[]
+    >('SELECT signal_type, query, context, delta, actor_id FROM fact_signals WHERE fact_id = ? ORDER BY signal_type DESC, query', [id]);
     expect(log).toHaveLength(3);
-    expect(log.find((l) => l.signal_type === 'IGNORED')).toMatchObject({ query: 'authentication methods', context: 'off topic', delta: -0.05 });
+    expect(log.find((l) => l.signal_type === 'IGNORED')).toMatchObject({
+      query: 'authentication methods',
+      context: 'off topic',
+      delta: -0.05,
+    });
     expect(log.every((l) => typeof l.actor_id === 'string')).toBe(true);
   });
 
@@ -143,7 +175,9 @@ describe('submitSignals: query contexts and the signal log', () => {
     const batch: Sig[] = [{ factId: id, signalType: 'USED', query: 'idem' }];
     await signal(a.token, batch, 'sig-1');
     const again = await signal(a.token, batch, 'sig-1');
-    expect((again.data as { submitSignals: { usefulness: number; signalCount: number }[] }).submitSignals[0]).toMatchObject({ signalCount: 1 });
+    expect((again.data as { submitSignals: { usefulness: number; signalCount: number }[] }).submitSignals[0]).toMatchObject({
+      signalCount: 1,
+    });
     expect(await usefulness(id)).toBeCloseTo(0.6, 6);
   });
 });
@@ -162,7 +196,10 @@ describe('submitSignals: concurrency', () => {
     );
     let sequential = 0.5;
     for (let i = 0; i < 1000; i++) sequential = applySignal(sequential, 0, signalDelta('USED', confidence));
-    const [row] = await em().execute<{ usefulness: number; signal_count: number }[]>('SELECT usefulness, signal_count FROM facts WHERE id = ?', [id]);
+    const [row] = await em().execute<{ usefulness: number; signal_count: number }[]>(
+      'SELECT usefulness, signal_count FROM facts WHERE id = ?',
+      [id],
+    );
     expect(row.signal_count).toBe(1000);
     expect(row.usefulness).toBeCloseTo(sequential, 5); // 0.6; decay over the seconds of the test is < 1e-7
     const [ctx] = await contexts(id);
@@ -180,12 +217,17 @@ describe('submitSignals: concurrency', () => {
     });
     const results = await Promise.all(batches.map((batch) => signal(a.token, batch)));
     expect(results.every((r) => r.errors === undefined)).toBe(true);
-    const rows = await em().execute<{ usefulness: number; signal_count: number }[]>('SELECT usefulness, signal_count FROM facts WHERE id IN (?, ?, ?, ?, ?)', ids);
+    const rows = await em().execute<{ usefulness: number; signal_count: number }[]>(
+      'SELECT usefulness, signal_count FROM facts WHERE id IN (?, ?, ?, ?, ?)',
+      ids,
+    );
     for (const row of rows) {
       expect(row.signal_count).toBe(12);
       expect(row.usefulness).toBeCloseTo(0.5 + 12 * 0.001, 6);
     }
-    const [ctx] = await em().execute('SELECT count(*)::int AS n, sum(signal_count)::int AS s FROM fact_query_contexts WHERE fact_id = ?', [ids[0]]);
+    const [ctx] = await em().execute('SELECT count(*)::int AS n, sum(signal_count)::int AS s FROM fact_query_contexts WHERE fact_id = ?', [
+      ids[0],
+    ]);
     expect(ctx).toEqual({ n: 3, s: 12 });
   });
 });
@@ -212,13 +254,28 @@ describe('submitSignals: bad input', () => {
       expect(fieldOf(r), field).toBe(field);
     }
     // an unknown signal type is refused by GraphQL, naming the variable
-    const unknown = await gql(s.url, SubmitSignalsDocument, { signals: [{ factId: id, signalType: 'LOVED', query: 'q' }] as never }, a.token);
+    const unknown = await gql(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: [{ factId: id, signalType: 'LOVED', query: 'q' }] as never },
+      a.token,
+    );
     expect(codeOf(unknown)).toBe('BAD_USER_INPUT');
     // NaN / infinite numbers: JSON cannot carry them, and a literal overflow reaches the validator
-    const inf = await gql(s.url, `mutation { submitSignals(signals: [{factId: "${id}", signalType: USED, query: "q", confidence: 1e999}]) { id } }`, {}, a.token);
+    const inf = await gql(
+      s.url,
+      `mutation { submitSignals(signals: [{factId: "${id}", signalType: USED, query: "q", confidence: 1e999}]) { id } }`,
+      {},
+      a.token,
+    );
     expect(codeOf(inf)).toBe('BAD_USER_INPUT');
     expect(fieldOf(inf)).toBe('signals.0.confidence');
-    const infEmb = await gql(s.url, `mutation { submitSignals(signals: [{factId: "${id}", signalType: USED, query: "q", queryEmbedding: [1, 1e999]}]) { id } }`, {}, a.token);
+    const infEmb = await gql(
+      s.url,
+      `mutation { submitSignals(signals: [{factId: "${id}", signalType: USED, query: "q", queryEmbedding: [1, 1e999]}]) { id } }`,
+      {},
+      a.token,
+    );
     expect(fieldOf(infEmb)).toBe('signals.0.queryEmbedding');
     const [row] = await em().execute('SELECT usefulness, signal_count FROM facts WHERE id = ?', [other]);
     expect(row).toMatchObject({ usefulness: 0.5, signal_count: 0 });
@@ -257,7 +314,13 @@ describe('submitSignals: org isolation and statement count', () => {
     await signal(a.token, [{ factId: ids[0], signalType: 'USED', query: 'count' }]);
     const one = s.sql.count;
     s.sql.reset();
-    await signal(a.token, ids.flatMap((factId) => [{ factId, signalType: 'USED' as const, query: 'count more' }, { factId, signalType: 'IGNORED' as const, query: 'other' }]));
+    await signal(
+      a.token,
+      ids.flatMap((factId) => [
+        { factId, signalType: 'USED' as const, query: 'count more' },
+        { factId, signalType: 'IGNORED' as const, query: 'other' },
+      ]),
+    );
     expect(s.sql.count).toBe(one);
   });
 });

@@ -29,8 +29,11 @@ async function busyPort(host = '127.0.0.1'): Promise<number> {
 /** Runs the compiled server until it exits (it is expected to refuse to start). */
 function startRefused(env: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [join(projectRoot, 'dist/src/main.js')], { env: { ...process.env, NODE_ENV: 'development', ...env }, timeout: 60_000 }, (error, stdout, stderr) =>
-      resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
+    execFile(
+      process.execPath,
+      [join(projectRoot, 'dist/src/main.js')],
+      { env: { ...process.env, NODE_ENV: 'development', ...env }, timeout: 60_000 },
+      (error, stdout, stderr) => resolve({ code: error ? ((error as { code?: number }).code ?? null) : 0, stdout, stderr }),
     );
   });
 }
@@ -67,7 +70,10 @@ describe('two copies with their own data directories', () => {
       try {
         const portOf = (dir: string) => Number(readFileSync(join(dir, 'pg-port'), 'utf8'));
         expect(portOf(a)).not.toBe(portOf(b));
-        for (const [p, env] of [[first, envA], [second, envB]] as const) {
+        for (const [p, env] of [
+          [first, envA],
+          [second, envB],
+        ] as const) {
           const token = await printedToken(p);
           const { viewer } = await gqlOk(`http://127.0.0.1:${env.PORT}/graphql`, ViewerDocument, {}, token!);
           expect(viewer.orgName).toBe('default');

@@ -69,7 +69,11 @@ describe('context lists read together', () => {
     }
     const first = together.episodes.edges[0].node as Record<string, { [k: string]: unknown }[]>;
     expect(first.segments.map((x) => x.seq)).toEqual([3, 4, 5]);
-    expect(first.outputs[0]).toMatchObject({ qualityScore: 0.875, regenerationRound: 2, content: { q: 'why not', options: [1.5, null, 'x'] } });
+    expect(first.outputs[0]).toMatchObject({
+      qualityScore: 0.875,
+      regenerationRound: 2,
+      content: { q: 'why not', options: [1.5, null, 'x'] },
+    });
     expect(first.feedbackContext.map((x) => [x.score, x.rating, x.accepted, x.meta])).toEqual([
       [0.5, 4, true, null],
       [0.5, 4, false, null],
@@ -84,7 +88,10 @@ describe('context lists read together', () => {
     const ids = (p: Page) => new Set(p.episodes.edges.map((e) => e.node.id as string));
     const [a, b] = [ids(mine), ids(theirs)];
     expect([...a].some((id) => b.has(id))).toBe(false);
-    for (const [p, own] of [[mine, a], [theirs, b]] as const) {
+    for (const [p, own] of [
+      [mine, a],
+      [theirs, b],
+    ] as const) {
       for (const { node } of p.episodes.edges) {
         for (const list of ['segments', 'outputs', 'canvasContext', 'feedbackContext'] as const) {
           for (const item of node[list] as { episodeId: string }[]) expect(own.has(item.episodeId)).toBe(true);

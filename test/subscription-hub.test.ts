@@ -11,7 +11,12 @@ function channel() {
   let waiter: ((r: IteratorResult<unknown>) => void) | undefined;
   const state = { opened: 0, returned: false };
   const iterator: AsyncIterableIterator<unknown> = {
-    next: () => (queue.length ? Promise.resolve({ value: queue.shift(), done: false }) : state.returned ? Promise.resolve({ value: undefined, done: true }) : new Promise((r) => (waiter = r))),
+    next: () =>
+      queue.length
+        ? Promise.resolve({ value: queue.shift(), done: false })
+        : state.returned
+          ? Promise.resolve({ value: undefined, done: true })
+          : new Promise((r) => (waiter = r)),
     return: () => {
       state.returned = true;
       waiter?.({ value: undefined, done: true });
@@ -67,7 +72,11 @@ describe('SubscriptionHub', () => {
     expect(source.state.opened).toBe(1);
     expect(hub.size).toBe(1);
     [1, 2, 3].forEach(source.push);
-    expect(await Promise.all([take(x, 3), take(y, 3), take(z, 3)])).toEqual([[1, 2, 3], [1, 2, 3], [1, 2, 3]]);
+    expect(await Promise.all([take(x, 3), take(y, 3), take(z, 3)])).toEqual([
+      [1, 2, 3],
+      [1, 2, 3],
+      [1, 2, 3],
+    ]);
     expect(executions()).toBe(3);
   });
 
@@ -144,7 +153,7 @@ describe('SubscriptionHub', () => {
 });
 
 describe('an unshared stream', () => {
-  it('executes each event with a context of its own, made from the subscriber\'s, and closes its source when it ends', async () => {
+  it("executes each event with a context of its own, made from the subscriber's, and closes its source when it ends", async () => {
     const source = channel();
     const made: { from: unknown }[] = [];
     const base = { subscriber: true };

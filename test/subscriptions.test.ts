@@ -14,8 +14,10 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const episode = (agentId: string, token = a.token, url = s.url) => gqlOk(url, RecordEpisodeDocument, { input: { agentId } }, token).then((r) => r.recordEpisode);
-const thumbs = (episodeId: string, token = a.token, url = s.url) => gqlOk(url, SubmitFeedbackDocument, { input: { episodeId, feedbackType: 'THUMBS_UP' } }, token);
+const episode = (agentId: string, token = a.token, url = s.url) =>
+  gqlOk(url, RecordEpisodeDocument, { input: { agentId } }, token).then((r) => r.recordEpisode);
+const thumbs = (episodeId: string, token = a.token, url = s.url) =>
+  gqlOk(url, SubmitFeedbackDocument, { input: { episodeId, feedbackType: 'THUMBS_UP' } }, token);
 const settle = () => new Promise((r) => setTimeout(r, 300));
 
 describe('feedbackAdded', () => {
@@ -66,7 +68,7 @@ describe('feedbackAdded', () => {
     await c.dispose();
   });
 
-  it('never delivers another organization\'s feedback', async () => {
+  it("never delivers another organization's feedback", async () => {
     const cb = wsClient(s.wsUrl, b.token);
     const subB = wsSubscribe(cb, FeedbackAddedDocument, {});
     const ca = wsClient(s.wsUrl, a.token);

@@ -53,8 +53,13 @@ describe('validation work is linear in the document', () => {
   }
 
   it('finds the depth through fragments and inline fragments', () => {
-    const doc = parse('query A { ...F } query B { viewer { orgId } } fragment F on Query { ... on Query { viewer { ...G } } } fragment G on Viewer { orgId }');
-    expect([...depthsOf(doc).value]).toEqual([['A', 2], ['B', 2]]);
+    const doc = parse(
+      'query A { ...F } query B { viewer { orgId } } fragment F on Query { ... on Query { viewer { ...G } } } fragment G on Viewer { orgId }',
+    );
+    expect([...depthsOf(doc).value]).toEqual([
+      ['A', 2],
+      ['B', 2],
+    ]);
   });
 });
 
@@ -69,9 +74,21 @@ afterAll(() => s?.close());
 
 const limitDocuments: [string, string, RegExp][] = [
   ['the doubled fragment chain', chained(30, 2), /^query complexity \d+ exceeds the limit of 50000$/],
-  ['inline fragments nested 5,000 deep (beyond what the parser can recurse)', `{ ${'... on Query { '.repeat(5000)}viewer { orgId }${' }'.repeat(5000)} }`, /nests brackets more than 64 deep/],
-  ['a chain of 10,000 fragments (beyond what the standard rules can recurse)', `{ ...F0 } ${Array.from({ length: 10_000 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} }`).join(' ')} fragment F10000 on Query { viewer { orgId } }`, /more than 10000 tokens/],
-  ['a list literal nested 100 deep', `{ recall(input: { bankId: "b", query: "q", queryEmbedding: ${'['.repeat(100)}1${']'.repeat(100)} }) { finalScore } }`, /nests brackets more than 64 deep/],
+  [
+    'inline fragments nested 5,000 deep (beyond what the parser can recurse)',
+    `{ ${'... on Query { '.repeat(5000)}viewer { orgId }${' }'.repeat(5000)} }`,
+    /nests brackets more than 64 deep/,
+  ],
+  [
+    'a chain of 10,000 fragments (beyond what the standard rules can recurse)',
+    `{ ...F0 } ${Array.from({ length: 10_000 }, (_, i) => `fragment F${i} on Query { ...F${i + 1} }`).join(' ')} fragment F10000 on Query { viewer { orgId } }`,
+    /more than 10000 tokens/,
+  ],
+  [
+    'a list literal nested 100 deep',
+    `{ recall(input: { bankId: "b", query: "q", queryEmbedding: ${'['.repeat(100)}1${']'.repeat(100)} }) { finalScore } }`,
+    /nests brackets more than 64 deep/,
+  ],
 ];
 
 describe('document limits answer 400 and GRAPHQL_VALIDATION_FAILED on HTTP and WebSocket', () => {

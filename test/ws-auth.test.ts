@@ -21,9 +21,12 @@ describe('WebSocket authentication', () => {
   });
 
   it('says in the close reason what was wrong: missing, malformed, unknown or revoked', async () => {
-    const reasonOf = async (params: Record<string, unknown>) => (await wsClient(s.wsUrl, null, { connectionParams: params }).closed);
+    const reasonOf = async (params: Record<string, unknown>) => await wsClient(s.wsUrl, null, { connectionParams: params }).closed;
     expect(await reasonOf({})).toEqual({ code: 4403, reason: 'an API key is required: connectionParams.authorization = "Bearer <token>"' });
-    expect(await reasonOf({ authorization: org.token })).toEqual({ code: 4403, reason: 'the Authorization value must be "Bearer <token>"' });
+    expect(await reasonOf({ authorization: org.token })).toEqual({
+      code: 4403,
+      reason: 'the Authorization value must be "Bearer <token>"',
+    });
     expect(await reasonOf({ authorization: 'Bearer ml_nobody-has-this-token' })).toEqual({ code: 4403, reason: 'the API key is unknown' });
     const key = await s.createKey(org.orgId, 'AGENT');
     await gqlOk(s.url, RevokeApiKeyDocument, { id: key.id }, org.token);

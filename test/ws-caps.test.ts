@@ -92,7 +92,10 @@ describe('WebSocket caps per API key', () => {
     const fast = wsSubscribe(c, HeartbeatDocument, { intervalSeconds: 4 });
     await fast.waitFor(1);
     const errs = (fast.events[0]?.errors ?? fast.errors.flat()) as { message: string; extensions?: Record<string, unknown> }[];
-    expect(errs[0]).toMatchObject({ message: 'intervalSeconds must be 5..3600', extensions: { code: 'BAD_USER_INPUT', field: 'intervalSeconds' } });
+    expect(errs[0]).toMatchObject({
+      message: 'intervalSeconds must be 5..3600',
+      extensions: { code: 'BAD_USER_INPUT', field: 'intervalSeconds' },
+    });
     const ok = wsSubscribe(c, HeartbeatDocument, { intervalSeconds: 5 });
     await ok.waitFor(1);
     expect(ok.events[0]?.data?.heartbeat).toEqual(expect.any(String));

@@ -46,7 +46,12 @@ export function ChartBox(p: ChartProps) {
       type: p.kind,
       data: {
         labels: p.labels,
-        datasets: p.series.map((s, i) => ({ label: s.label, data: s.data, backgroundColor: colors[i % colors.length], borderColor: colors[i % colors.length] })),
+        datasets: p.series.map((s, i) => ({
+          label: s.label,
+          data: s.data,
+          backgroundColor: colors[i % colors.length],
+          borderColor: colors[i % colors.length],
+        })),
       },
       options: {
         animation: false,
@@ -66,7 +71,13 @@ export function ChartBox(p: ChartProps) {
   return (
     <figure class="chart" data-chart={p.id} data-series={drawn}>
       <figcaption>{p.title}</figcaption>
-      {isEmpty ? <p class="empty">{p.empty}</p> : <div class="plot"><canvas ref={canvas} /></div>}
+      {isEmpty ? (
+        <p class="empty">{p.empty}</p>
+      ) : (
+        <div class="plot">
+          <canvas ref={canvas} />
+        </div>
+      )}
     </figure>
   );
 }

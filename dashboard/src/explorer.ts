@@ -55,9 +55,19 @@ function Explorer() {
       { className: 'keybar', onSubmit: apply as never, autoComplete: 'off' },
       h('strong', null, 'memory-loop explorer'),
       h('label', { htmlFor: 'api-key' }, 'API key'),
-      h('input', { id: 'api-key', type: 'password', value: typed, placeholder: 'ml_…', onChange: (e: { target: HTMLInputElement }) => setTyped(e.target.value) }),
+      h('input', {
+        id: 'api-key',
+        type: 'password',
+        value: typed,
+        placeholder: 'ml_…',
+        onChange: (e: { target: HTMLInputElement }) => setTyped(e.target.value),
+      }),
       h('button', { type: 'submit' }, 'Use key'),
-      h('span', { className: problem ? 'hint error' : 'hint', 'data-testid': 'key-state' }, problem ?? (key ? 'sent as Authorization: Bearer …' : 'no key: requests are refused')),
+      h(
+        'span',
+        { className: problem ? 'hint error' : 'hint', 'data-testid': 'key-state' },
+        problem ?? (key ? 'sent as Authorization: Bearer …' : 'no key: requests are refused'),
+      ),
       h('a', { href: '/' }, 'Dashboard'),
     ),
     // a new key remounts GraphiQL with the schema read with that key

@@ -11,7 +11,11 @@ export interface Loaded<T> {
 
 /** Runs `load` whenever `deps` change; the result of a superseded run is dropped. */
 export function useLoad<T>(load: () => Promise<T>, deps: unknown[], skip = false): Loaded<T> {
-  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({ data: null, error: null, loading: !skip });
+  const [state, setState] = useState<{ data: T | null; error: string | null; loading: boolean }>({
+    data: null,
+    error: null,
+    loading: !skip,
+  });
   const [tick, setTick] = useState(0);
   useEffect(() => {
     if (skip) return;

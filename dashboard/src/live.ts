@@ -1,6 +1,11 @@
 import { createClient, type Client } from 'graphql-ws';
 import { request, wsUrl } from './api';
-import { DashFeedbackAddedDocument, DashRecentFeedbackDocument, type DashFeedbackFragment, type DashRecentFeedbackQuery } from './generated/graphql';
+import {
+  DashFeedbackAddedDocument,
+  DashRecentFeedbackDocument,
+  type DashFeedbackFragment,
+  type DashRecentFeedbackQuery,
+} from './generated/graphql';
 import { bearer } from './session';
 
 export type ConnectionState = 'connecting' | 'live' | 'reconnecting' | 'refused';
@@ -57,7 +62,8 @@ export class LiveFeed {
       { query: DashFeedbackAddedDocument.toString() },
       {
         next: (r) => {
-          const ev = (r.data as { feedbackAdded?: { feedback: DashFeedbackFragment; episode: { title?: string | null } | null } } | null)?.feedbackAdded;
+          const ev = (r.data as { feedbackAdded?: { feedback: DashFeedbackFragment; episode: { title?: string | null } | null } } | null)
+            ?.feedbackAdded;
           if (ev) this.add([{ feedback: ev.feedback, episodeTitle: ev.episode?.title ?? null, recovered: false }]);
         },
         error: () => this.set('refused'),
@@ -95,7 +101,9 @@ export class LiveFeed {
     const seen = new Set(this.items.map((i) => i.feedback.id));
     const fresh = items.filter((i) => !seen.has(i.feedback.id));
     if (!fresh.length) return;
-    this.items = [...fresh, ...this.items].sort((a, b) => (a.feedback.createdAt < b.feedback.createdAt ? 1 : a.feedback.createdAt > b.feedback.createdAt ? -1 : 0)).slice(0, KEEP);
+    this.items = [...fresh, ...this.items]
+      .sort((a, b) => (a.feedback.createdAt < b.feedback.createdAt ? 1 : a.feedback.createdAt > b.feedback.createdAt ? -1 : 0))
+      .slice(0, KEEP);
     this.emit();
   }
 

@@ -35,7 +35,14 @@ function SignIn(props: { onSignedIn(key: string, viewer: Viewer): void; message:
       <h1>memory-loop</h1>
       <form onSubmit={(e) => void submit(e)} autocomplete="off">
         <label for="api-key">API key</label>
-        <input id="api-key" name="api-key" type="password" value={value} onInput={(e) => setValue(e.currentTarget.value)} placeholder="ml_…" />
+        <input
+          id="api-key"
+          name="api-key"
+          type="password"
+          value={value}
+          onInput={(e) => setValue(e.currentTarget.value)}
+          placeholder="ml_…"
+        />
         <button type="submit" disabled={busy}>
           Sign in
         </button>
@@ -63,18 +70,20 @@ function App() {
   useEffect(() => {
     const key = readKey();
     if (!key) return;
-    request(key, DashViewerDocument, {}).then(
-      ({ viewer }) => {
-        storeViewer(viewer);
-        setSession({ key, viewer });
-      },
-      (e: ApiError) => {
-        if (e.status === 0) return; // unreachable: keep the session, the views say so
-        forgetKey();
-        setSession(null);
-        setMessage(`Signed out: ${e.message}.`);
-      },
-    ).finally(() => setChecking(false));
+    request(key, DashViewerDocument, {})
+      .then(
+        ({ viewer }) => {
+          storeViewer(viewer);
+          setSession({ key, viewer });
+        },
+        (e: ApiError) => {
+          if (e.status === 0) return; // unreachable: keep the session, the views say so
+          forgetKey();
+          setSession(null);
+          setMessage(`Signed out: ${e.message}.`);
+        },
+      )
+      .finally(() => setChecking(false));
   }, []);
 
   // one stream per signed-in key, for as long as it is signed in

@@ -43,7 +43,12 @@ function useFeedState(feed: LiveFeed) {
   return feed;
 }
 
-export function Shell(p: { apiKey: string; viewer: { orgName: string; role: Role; apiKeyName: string }; feed: LiveFeed; onSignOut(): void }) {
+export function Shell(p: {
+  apiKey: string;
+  viewer: { orgName: string; role: Role; apiKeyName: string };
+  feed: LiveFeed;
+  onSignOut(): void;
+}) {
   const [tab = 'live', arg] = useHash();
   const feed = useFeedState(p.feed);
   const role = p.viewer.role;
@@ -79,7 +84,11 @@ export function Shell(p: { apiKey: string; viewer: { orgName: string; role: Role
         ) : tab === 'live' ? (
           <LiveView feed={feed} />
         ) : tab === 'episodes' ? (
-          arg ? <EpisodeDetail {...view} id={arg} /> : <EpisodesView {...view} />
+          arg ? (
+            <EpisodeDetail {...view} id={arg} />
+          ) : (
+            <EpisodesView {...view} />
+          )
         ) : tab === 'learning' ? (
           <LearningView {...view} />
         ) : tab === 'facts' ? (

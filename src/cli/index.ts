@@ -35,7 +35,7 @@ async function run(): Promise<number> {
     process.stdout.write(USAGE + '\n');
     return 0;
   }
-  const command = name ? Object.hasOwn(commands, name) ? commands[name] : undefined : undefined;
+  const command = name ? (Object.hasOwn(commands, name) ? commands[name] : undefined) : undefined;
   if (!command) {
     process.stderr.write((name ? `memory-loop: unknown command "${name}"\n` : '') + USAGE + '\n');
     return 2;

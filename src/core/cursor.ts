@@ -33,7 +33,8 @@ export function decodeCursor(cursor: string, field = 'after'): CursorPosition {
   } catch {
     v = null;
   }
-  if (Array.isArray(v) && v.length === 2 && isSortTime(v[0]) && typeof v[1] === 'string' && isUuid(v[1])) return { sortValue: v[0], id: v[1] };
+  if (Array.isArray(v) && v.length === 2 && isSortTime(v[0]) && typeof v[1] === 'string' && isUuid(v[1]))
+    return { sortValue: v[0], id: v[1] };
   throw badInput(field, `${field} is not a cursor returned by this API`);
 }
 

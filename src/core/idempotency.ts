@@ -46,7 +46,12 @@ export async function idempotent<T>(
   return result;
 }
 
-async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string | null, write: (tx: EntityManager) => Promise<T>): Promise<T> {
+async function runOnce<T>(
+  em: EntityManager,
+  call: IdempotentCall,
+  key: string | null,
+  write: (tx: EntityManager) => Promise<T>,
+): Promise<T> {
   if (key === null) return call.singleStatement ? write(em) : em.transactional(write);
   if (key.length === 0 || key.length > MAX_KEY) throw badInput('idempotencyKey', `idempotencyKey must be 1..${MAX_KEY} characters`);
   const requestHash = hashJson({ operation: call.operation, input: call.input });
@@ -56,15 +61,22 @@ async function runOnce<T>(em: EntityManager, call: IdempotentCall, key: string |
     const claim = sql
       .insertInto('idempotency_keys')
       .values({
-        org_id: call.orgId, key, operation: call.operation, request_hash: requestHash,
-        created_at: raw`now()`, expires_at: raw`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
+        org_id: call.orgId,
+        key,
+        operation: call.operation,
+        request_hash: requestHash,
+        created_at: raw`now()`,
+        expires_at: raw`now() + make_interval(hours => ${IDEMPOTENCY_TTL_HOURS})`,
       })
       .onConflict((oc) =>
         oc
           .columns(['org_id', 'key'])
           .doUpdateSet((eb) => ({
-            operation: eb.ref('excluded.operation'), request_hash: eb.ref('excluded.request_hash'), result: null,
-            created_at: eb.ref('excluded.created_at'), expires_at: eb.ref('excluded.expires_at'),
+            operation: eb.ref('excluded.operation'),
+            request_hash: eb.ref('excluded.request_hash'),
+            result: null,
+            created_at: eb.ref('excluded.created_at'),
+            expires_at: eb.ref('excluded.expires_at'),
           }))
           .where('idempotency_keys.expires_at', '<=', raw<string>`now()`),
       )
@@ -101,7 +113,12 @@ export async function purgeExpiredIdempotencyKeys(em: EntityManager, batch = 500
       .where('expires_at', '<=', raw<string>`now()`)
       .limit(batch);
     const purge = sql
-      .with('gone', (db) => db.deleteFrom('idempotency_keys').where(raw`ctid`, 'in', expired).returning(raw<number>`1`.as('one')))
+      .with('gone', (db) =>
+        db
+          .deleteFrom('idempotency_keys')
+          .where(raw`ctid`, 'in', expired)
+          .returning(raw<number>`1`.as('one')),
+      )
       .selectFrom('gone')
       .select(raw<number>`count(*)::int`.as('n'));
     const [{ n }] = await rows(em, purge);

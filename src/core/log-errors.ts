@@ -14,7 +14,9 @@ const QUOTED_VALUE = /: "(?:[^"\\]|\\.)*"/g;
 const KEPT = ['code', 'sqlState', 'severity', 'schema', 'table', 'column', 'dataType', 'constraint', 'routine'] as const;
 
 const isDatabaseError = (err: Record<string, unknown>) =>
-  (typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) || typeof err.sqlState === 'string' || /Exception$/.test(String(err.name));
+  (typeof err.code === 'string' && /^[0-9A-Z]{5}$/.test(err.code)) ||
+  typeof err.sqlState === 'string' ||
+  /Exception$/.test(String(err.name));
 
 /** `<statement> - <server message>` (the driver's format) into its parts, values taken out. */
 function splitStatement(message: string): { statement?: string; message: string } {

@@ -7,4 +7,5 @@
 export const SHARED_STREAM = { sharedStream: true } as const;
 
 /** Whether a field's extensions carry the mark. */
-export const isSharedStream = (extensions: Readonly<Record<string, unknown>> | null | undefined): boolean => extensions?.sharedStream === true;
+export const isSharedStream = (extensions: Readonly<Record<string, unknown>> | null | undefined): boolean =>
+  extensions?.sharedStream === true;

@@ -58,7 +58,11 @@ async function rememberedPort(dataDir: string, log: Logger): Promise<number> {
   const remembered = existsSync(file) ? Number(readFileSync(file, 'utf8').trim()) : null;
   if (remembered && Number.isInteger(remembered) && (await portIsFree(remembered))) return remembered;
   const port = (await portIsFree(PREFERRED_PORT)) ? PREFERRED_PORT : await anyFreePort();
-  if (remembered) log.warn({ was: remembered, port }, 'the embedded PostgreSQL port of this data directory is taken by another program: moving to a free one');
+  if (remembered)
+    log.warn(
+      { was: remembered, port },
+      'the embedded PostgreSQL port of this data directory is taken by another program: moving to a free one',
+    );
   writeFileSync(file, `${port}\n`);
   return port;
 }
@@ -86,7 +90,9 @@ export async function startEmbedded(dataDir: string, requestedPort: number | nul
 
   const port = requestedPort ?? (await rememberedPort(dataDir, log));
   if (requestedPort !== null && !(await portIsFree(requestedPort))) {
-    throw new StartupError(`port ${requestedPort} (EMBEDDED_PG_PORT) is in use by another program: set EMBEDDED_PG_PORT to a free port, or leave it unset to let the data directory choose one`);
+    throw new StartupError(
+      `port ${requestedPort} (EMBEDDED_PG_PORT) is in use by another program: set EMBEDDED_PG_PORT to a free port, or leave it unset to let the data directory choose one`,
+    );
   }
   const EmbeddedPostgres = await loadEmbeddedPostgres();
   const pg = new EmbeddedPostgres({

@@ -30,7 +30,12 @@ function ormOptions(s: OrmSettings): Options {
       // a database that does not answer fails new connections after 5 s instead of hanging requests
       connection: { connectionTimeoutMillis: 5_000 },
       // the driver's own warnings (a dropped connection) as JSON log lines, not console output
-      log: { warn: knexLog(s.logger, 'warn'), error: knexLog(s.logger, 'error'), deprecate: knexLog(s.logger, 'warn'), debug: knexLog(s.logger, 'debug') },
+      log: {
+        warn: knexLog(s.logger, 'warn'),
+        error: knexLog(s.logger, 'error'),
+        deprecate: knexLog(s.logger, 'warn'),
+        debug: knexLog(s.logger, 'debug'),
+      },
     },
     // one set of loaders per request; entities are not shared between requests
     allowGlobalContext: false,

@@ -42,7 +42,10 @@ class StatementBatch {
         return;
       }
       const columns = batch.map((p, i) => `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM (${p.sql}) q${i}) AS r${i}`);
-      const [row] = await this.em.execute<Record<string, unknown[]>[]>(`SELECT ${columns.join(',\n       ')}`, batch.flatMap((p) => p.params));
+      const [row] = await this.em.execute<Record<string, unknown[]>[]>(
+        `SELECT ${columns.join(',\n       ')}`,
+        batch.flatMap((p) => p.params),
+      );
       batch.forEach((p, i) => p.resolve(row[`r${i}`]));
     } catch (err) {
       for (const p of batch) p.reject(err);

@@ -1,6 +1,20 @@
 // network failures of the driver, and SQLSTATEs of a server that is down, starting, shutting down or full
-const CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', '57P01', '57P02', '57P03', '53300']);
-const MESSAGES = /Connection terminated|connection error and is not queryable|timeout expired|Timeout acquiring a connection|the database system is (starting up|shutting down|in recovery mode)/i;
+const CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  '57P01',
+  '57P02',
+  '57P03',
+  '53300',
+]);
+const MESSAGES =
+  /Connection terminated|connection error and is not queryable|timeout expired|Timeout acquiring a connection|the database system is (starting up|shutting down|in recovery mode)/i;
 
 /**
  * True when an error means the database cannot be reached right now (connection refused or

@@ -61,7 +61,13 @@ export class CompiledExecution {
   readonly executor: GatewayExecutor = async ({ document, operation, request, context }) => {
     const interpreted = (plan: ExecutionPlan) => {
       this.onExecuted(plan);
-      return execute({ schema: this.schema, document, contextValue: context, variableValues: request.variables, operationName: request.operationName }) as Promise<ExecutionResult>;
+      return execute({
+        schema: this.schema,
+        document,
+        contextValue: context,
+        variableValues: request.variables,
+        operationName: request.operationName,
+      }) as Promise<ExecutionResult>;
     };
     if (!this.enabled || operation.operation !== OperationTypeNode.QUERY) return interpreted('interpreted');
     const plan = this.planFor(document, request.operationName ?? undefined);

@@ -1,4 +1,12 @@
-import { type ASTNode, type DocumentNode, type GraphQLSchema, type OperationDefinitionNode, TypeInfo, visit, visitWithTypeInfo } from 'graphql';
+import {
+  type ASTNode,
+  type DocumentNode,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  TypeInfo,
+  visit,
+  visitWithTypeInfo,
+} from 'graphql';
 import { LIMITS } from '../core/limits';
 import { operationCost } from './cost';
 import { limitError } from './errors';
@@ -42,7 +50,12 @@ const COSTS_PER_DOCUMENT = 256;
 const shown = (cost: number) => (cost > 1e12 ? 'beyond 10^12' : String(cost));
 
 /** Throws a validation error (HTTP 400) when the operation costs more than the limit; returns the cost. */
-export function checkComplexity(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): number {
+export function checkComplexity(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): number {
   let cache = costCache.get(document);
   if (!cache) {
     cache = { variables: costVariables(schema, document), costs: new Map() };

@@ -26,7 +26,8 @@ import { fragmentsOf, type Walked } from './walk';
 type Variables = Record<string, unknown>;
 
 const included = (sel: SelectionNode, variables: Variables): boolean =>
-  getDirectiveValues(GraphQLSkipDirective, sel, variables)?.if !== true && getDirectiveValues(GraphQLIncludeDirective, sel, variables)?.if !== false;
+  getDirectiveValues(GraphQLSkipDirective, sel, variables)?.if !== true &&
+  getDirectiveValues(GraphQLIncludeDirective, sel, variables)?.if !== false;
 
 function fieldDef(parent: GraphQLCompositeType, node: FieldNode): GraphQLField<unknown, unknown> | undefined {
   if (node.name.value === TypeNameMetaFieldDef.name) return TypeNameMetaFieldDef;
@@ -38,7 +39,13 @@ function fieldDef(parent: GraphQLCompositeType, node: FieldNode): GraphQLField<u
  * selection) when it has one; else a list counts as `LIMITS.defaultPage` items of its selection,
  * and anything else as 1 plus its selection.
  */
-function fieldCost(field: GraphQLField<unknown, unknown>, node: FieldNode, parent: GraphQLCompositeType, childComplexity: number, variables: Variables): number {
+function fieldCost(
+  field: GraphQLField<unknown, unknown>,
+  node: FieldNode,
+  parent: GraphQLCompositeType,
+  childComplexity: number,
+  variables: Variables,
+): number {
   const estimator = field.extensions?.complexity as ComplexityEstimator | number | undefined;
   if (typeof estimator === 'number') return estimator + childComplexity;
   if (typeof estimator === 'function') {
@@ -54,7 +61,12 @@ function fieldCost(field: GraphQLField<unknown, unknown>, node: FieldNode, paren
  * remembered, so the work is linear in the document however its fragments spread each other.
  * Fields that appear twice count twice: the cost never underestimates what execution can return.
  */
-export function operationCost(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Variables): Walked<number> {
+export function operationCost(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Variables,
+): Walked<number> {
   const fragments = fragmentsOf(document);
   const memo = new Map<string, number>();
   const active = new Set<string>();

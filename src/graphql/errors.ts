@@ -70,7 +70,11 @@ export interface ErrorFormatting {
  * One error as clients see it: `extensions.code` always, `extensions.field` for bad input,
  * `extensions.requestId` always. Unexpected errors are logged in full and masked.
  */
-export function formatGraphQLError(error: unknown, opts: ErrorFormatting, requestId = currentRequestScope()?.requestId): GraphQLFormattedError {
+export function formatGraphQLError(
+  error: unknown,
+  opts: ErrorFormatting,
+  requestId = currentRequestScope()?.requestId,
+): GraphQLFormattedError {
   const gql = error instanceof GraphQLError ? error : null;
   const base: GraphQLFormattedError = {
     message: '',
@@ -90,16 +94,26 @@ export function formatGraphQLError(error: unknown, opts: ErrorFormatting, reques
   const code = gql?.extensions?.code;
   if (gql && original instanceof GraphQLError && typeof code === 'string' && PASS_THROUGH.has(code)) {
     const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
-    const field = (gql.extensions.field as string | undefined) ?? (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? fieldOf(gql.message) : undefined);
+    const field =
+      (gql.extensions.field as string | undefined) ??
+      (code === 'BAD_USER_INPUT' || code === 'GRAPHQL_VALIDATION_FAILED' ? fieldOf(gql.message) : undefined);
     const retryAfterMs = code === 'RATE_LIMITED' ? gql.extensions.retryAfterMs : undefined;
-    return { ...base, message, extensions: { code, ...(field ? { field } : {}), ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}), requestId } };
+    return {
+      ...base,
+      message,
+      extensions: { code, ...(field ? { field } : {}), ...(typeof retryAfterMs === 'number' ? { retryAfterMs } : {}), requestId },
+    };
   }
 
   // graphql-js errors before execution (coercion, validation on WebSocket) carry no code and no path
   if (gql && original === gql && code === undefined && !gql.path) {
     const message = opts.production ? gql.message.replace(SUGGESTION, '') : gql.message;
     const field = fieldOf(gql.message);
-    return { ...base, message, extensions: { code: field ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED', ...(field ? { field } : {}), requestId } };
+    return {
+      ...base,
+      message,
+      extensions: { code: field ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED', ...(field ? { field } : {}), requestId },
+    };
   }
 
   if (isDatabaseUnavailable(original)) {

@@ -59,7 +59,8 @@ function checkValue(value: unknown, type: GraphQLInputType, path: string, maxLen
     const numbers = getNamedType(t).name === 'Float' || getNamedType(t).name === 'Int';
     (value as unknown[]).forEach((v, i) => checkValue(v, t.ofType, numbers ? path : `${path}.${i}`, maxLength));
   } else if (isInputObjectType(t)) {
-    for (const field of Object.values(t.getFields())) checkValue((value as Record<string, unknown>)[field.name], field.type, `${path}.${field.name}`, maxLengthOf(field));
+    for (const field of Object.values(t.getFields()))
+      checkValue((value as Record<string, unknown>)[field.name], field.type, `${path}.${field.name}`, maxLengthOf(field));
   } else if (isScalarType(t)) {
     if (t.name === 'JSON' || t.name === 'JSONObject') checkJson(value, path, 0);
     else if (typeof value === 'string') checkString(value, path, maxLength);
@@ -78,7 +79,8 @@ function checkCursor(field: GraphQLField<unknown, unknown>, arg: GraphQLArgument
   }
 }
 
-const maxLengthOf = (def: GraphQLArgument | GraphQLInputField): number => (def.extensions?.maxLength as number | undefined) ?? INPUT_LIMITS.stringLength;
+const maxLengthOf = (def: GraphQLArgument | GraphQLInputField): number =>
+  (def.extensions?.maxLength as number | undefined) ?? INPUT_LIMITS.stringLength;
 
 interface FieldWithArguments {
   field: GraphQLField<unknown, unknown>;
@@ -138,7 +140,12 @@ function reachable(document: DocumentNode, operation: OperationDefinitionNode): 
  * length cap (`INPUT_LIMITS.stringLength` unless the input field sets a larger one), JSON within
  * its depth, numbers finite and within range, and the `after` of a connection a cursor this API wrote. Throws `BAD_USER_INPUT` naming the input path.
  */
-export function checkArguments(schema: GraphQLSchema, document: DocumentNode, operation: OperationDefinitionNode, variables: Record<string, unknown>): void {
+export function checkArguments(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  operation: OperationDefinitionNode,
+  variables: Record<string, unknown>,
+): void {
   const fields = fieldsWithArguments(schema, document);
   if (fields.length === 0) return;
   const names = reachable(document, operation);

@@ -49,7 +49,8 @@ const depthLimit =
   (context: ValidationContext): ASTVisitor => ({
     Document(doc) {
       for (const [name, depth] of depthsOf(doc).value) {
-        if (depth > max) context.reportError(limitError(`query depth ${depth} exceeds the limit of ${max}`, getOperationAST(doc, name) ?? undefined));
+        if (depth > max)
+          context.reportError(limitError(`query depth ${depth} exceeds the limit of ${max}`, getOperationAST(doc, name) ?? undefined));
       }
     },
   });
@@ -80,7 +81,12 @@ export const limitRules = [depthLimit(LIMITS.depth), aliasLimit(LIMITS.aliases)]
  * hygiene), and its cost is held to the limit. Throws a GraphQL error carrying its HTTP status;
  * returns the cost. Nothing has run yet, so a refused operation changes nothing.
  */
-export function checkOperation(schema: GraphQLSchema, document: DocumentNode, rawVariables: Record<string, unknown> | null | undefined, operationName?: string | null): number {
+export function checkOperation(
+  schema: GraphQLSchema,
+  document: DocumentNode,
+  rawVariables: Record<string, unknown> | null | undefined,
+  operationName?: string | null,
+): number {
   const operation = getOperationAST(document, operationName);
   if (!operation) return 0; // execution reports the missing or ambiguous operation
   const coerced = getVariableValues(schema, operation.variableDefinitions ?? [], rawVariables ?? {}, { maxErrors: 1 });

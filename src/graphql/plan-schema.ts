@@ -44,7 +44,9 @@ function twinOf(guarded: GraphQLSchema): GraphQLSchema {
   const named = <T extends GraphQLNamedType>(t: T): T => (twins.get(t.name) as T | undefined) ?? t;
   const ref = (t: GraphQLOutputType): GraphQLOutputType =>
     isNonNullType(t) ? new GraphQLNonNull(ref(t.ofType)) : isListType(t) ? new GraphQLList(ref(t.ofType)) : named(t);
-  const roots = new Set([guarded.getQueryType(), guarded.getMutationType(), guarded.getSubscriptionType()].filter(Boolean).map((t) => t!.name));
+  const roots = new Set(
+    [guarded.getQueryType(), guarded.getMutationType(), guarded.getSubscriptionType()].filter(Boolean).map((t) => t!.name),
+  );
 
   const fieldsOf = (typeName: string, fields: GraphQLFieldConfigMap<unknown, unknown>) => () => {
     const out: GraphQLFieldConfigMap<unknown, unknown> = {};
@@ -67,10 +69,16 @@ function twinOf(guarded: GraphQLSchema): GraphQLSchema {
     if (type.name.startsWith('__')) continue;
     if (isObjectType(type)) {
       const c = type.toConfig();
-      twins.set(type.name, new GraphQLObjectType({ ...c, interfaces: () => c.interfaces.map(named), fields: fieldsOf(type.name, c.fields) }));
+      twins.set(
+        type.name,
+        new GraphQLObjectType({ ...c, interfaces: () => c.interfaces.map(named), fields: fieldsOf(type.name, c.fields) }),
+      );
     } else if (isInterfaceType(type)) {
       const c = type.toConfig();
-      twins.set(type.name, new GraphQLInterfaceType({ ...c, interfaces: () => c.interfaces.map(named), fields: fieldsOf(type.name, c.fields) }));
+      twins.set(
+        type.name,
+        new GraphQLInterfaceType({ ...c, interfaces: () => c.interfaces.map(named), fields: fieldsOf(type.name, c.fields) }),
+      );
     } else if (isUnionType(type)) {
       const c = type.toConfig();
       twins.set(type.name, new GraphQLUnionType({ ...c, types: () => c.types.map(named) }));

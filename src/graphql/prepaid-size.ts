@@ -32,7 +32,12 @@ class Uncountable extends Error {}
 const plans = new WeakMap<readonly FieldNode[], Plan | null>();
 
 /** Groups the selections that apply to `type` by response key, as execution does (conditions aside). */
-function collect(schema: GraphQLSchema, type: GraphQLObjectType, sets: readonly SelectionSetNode[], fragments: Record<string, FragmentDefinitionNode>): Map<string, FieldNode[]> {
+function collect(
+  schema: GraphQLSchema,
+  type: GraphQLObjectType,
+  sets: readonly SelectionSetNode[],
+  fragments: Record<string, FragmentDefinitionNode>,
+): Map<string, FieldNode[]> {
   const groups = new Map<string, FieldNode[]>();
   const applies = (condition: string | undefined) => {
     if (condition === undefined || condition === type.name) return true;
@@ -61,7 +66,12 @@ function collect(schema: GraphQLSchema, type: GraphQLObjectType, sets: readonly 
 }
 
 /** The plan of a selection on an object type; null when a part of it has an abstract type (not walked). */
-function planOf(schema: GraphQLSchema, type: GraphQLObjectType, sets: readonly SelectionSetNode[], fragments: Record<string, FragmentDefinitionNode>): Plan | null {
+function planOf(
+  schema: GraphQLSchema,
+  type: GraphQLObjectType,
+  sets: readonly SelectionSetNode[],
+  fragments: Record<string, FragmentDefinitionNode>,
+): Plan | null {
   const plan: Plan = { leaves: [], children: [] };
   const fields = type.getFields();
   for (const group of collect(schema, type, sets, fragments).values()) {
@@ -71,7 +81,12 @@ function planOf(schema: GraphQLSchema, type: GraphQLObjectType, sets: readonly S
     if (COUNTED.has(named.name)) plan.leaves.push(field.name);
     else if (isAbstractType(named)) return null;
     else if (isObjectType(named)) {
-      const child = planOf(schema, named, group.flatMap((n) => (n.selectionSet ? [n.selectionSet] : [])), fragments);
+      const child = planOf(
+        schema,
+        named,
+        group.flatMap((n) => (n.selectionSet ? [n.selectionSet] : [])),
+        fragments,
+      );
       if (!child) return null;
       plan.children.push({ name: field.name, type: field.type, plan: child });
     }
@@ -79,7 +94,8 @@ function planOf(schema: GraphQLSchema, type: GraphQLObjectType, sets: readonly S
   return plan;
 }
 
-const isIterable = (v: unknown): v is Iterable<unknown> => typeof v === 'object' && v !== null && typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function';
+const isIterable = (v: unknown): v is Iterable<unknown> =>
+  typeof v === 'object' && v !== null && typeof (v as Iterable<unknown>)[Symbol.iterator] === 'function';
 
 /** Bytes of the values `plan` reads off `value`, walking lists as execution completes them. */
 function sizeOf(value: unknown, type: GraphQLOutputType, plan: Plan): number {

@@ -40,7 +40,10 @@ export interface Budget {
 const budgets = new WeakMap<object, Budget>();
 
 export const tooLarge = (max: number) =>
-  new AppError('RESPONSE_TOO_LARGE', `the response would carry more than ${max} bytes of values; select fewer or smaller fields, or lower list limits`);
+  new AppError(
+    'RESPONSE_TOO_LARGE',
+    `the response would carry more than ${max} bytes of values; select fewer or smaller fields, or lower list limits`,
+  );
 
 /** The budget of the execution `info` belongs to, or null when the context sets no limit. */
 export function budgetOf(context: unknown, info: GraphQLResolveInfo): { budget: Budget; max: number } | null {

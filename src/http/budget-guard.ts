@@ -7,7 +7,9 @@ import { type Budgets, OverBudget, type Spender } from './budgets';
 /** RATE_LIMITED with `retryAfterMs`, answered over HTTP as 429 with `Retry-After` (whole seconds). */
 function rateLimitedError(e: OverBudget): GraphQLError {
   const headers = new HeaderMap([['retry-after', String(Math.max(1, Math.ceil(e.retryAfterMs / 1000)))]]);
-  return new GraphQLError(e.message, { extensions: { code: 'RATE_LIMITED', retryAfterMs: e.retryAfterMs, http: { status: 429, headers } } });
+  return new GraphQLError(e.message, {
+    extensions: { code: 'RATE_LIMITED', retryAfterMs: e.retryAfterMs, http: { status: 429, headers } },
+  });
 }
 
 /** Runs `run`, turning a refusal into RATE_LIMITED after telling `refused` (the door, over HTTP). */
@@ -26,7 +28,13 @@ async function guarded<T>(run: () => Promise<T>, refused: (e: OverBudget) => voi
  * request against the rates, then a running slot, given back when the response is done. A
  * refused token is kept out at the door until its budget has room.
  */
-export function admitHttpRequest(budgets: Budgets, door: BudgetDoor, spender: Spender, req: IncomingMessage, res: ServerResponse): Promise<void> {
+export function admitHttpRequest(
+  budgets: Budgets,
+  door: BudgetDoor,
+  spender: Spender,
+  req: IncomingMessage,
+  res: ServerResponse,
+): Promise<void> {
   return guarded(
     async () => {
       await budgets.request(spender);
@@ -39,8 +47,17 @@ export function admitHttpRequest(budgets: Budgets, door: BudgetDoor, spender: Sp
 }
 
 /** Charges an HTTP operation's cost (known once it passed the limits) to the caller's budgets; throws RATE_LIMITED. */
-export function chargeHttpOperation(budgets: Budgets, door: BudgetDoor, spender: Spender, cost: number, authorization: string | undefined): Promise<void> {
-  return guarded(() => budgets.charge(spender, cost), (e) => door.close(authorization, e));
+export function chargeHttpOperation(
+  budgets: Budgets,
+  door: BudgetDoor,
+  spender: Spender,
+  cost: number,
+  authorization: string | undefined,
+): Promise<void> {
+  return guarded(
+    () => budgets.charge(spender, cost),
+    (e) => door.close(authorization, e),
+  );
 }
 
 /** Counts one WebSocket operation against the request rates, before its document is parsed; throws RATE_LIMITED. */
@@ -53,11 +70,7 @@ export function countWsOperation(budgets: Budgets, spender: Spender): Promise<vo
  * running slot (subscriptions are capped by count instead). Resolves with the function that frees
  * the slot; throws RATE_LIMITED.
  */
-export function admitWsOperation(
-  budgets: Budgets,
-  spender: Spender,
-  op: { cost: number; subscription: boolean },
-): Promise<() => void> {
+export function admitWsOperation(budgets: Budgets, spender: Spender, op: { cost: number; subscription: boolean }): Promise<() => void> {
   return guarded(async () => {
     await budgets.charge(spender, op.cost);
     return op.subscription ? () => {} : budgets.slot(spender);

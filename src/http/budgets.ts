@@ -23,7 +23,11 @@ export class OverBudget extends Error {
     readonly retryAfterMs: number,
   ) {
     const whose = scope === 'key' ? "this API key's" : "this organization's";
-    super(kind === 'concurrency' ? `too many requests of ${whose} are running or waiting; retry in ${retryAfterMs} ms` : `over ${whose} budget of ${kind} per second; retry in ${retryAfterMs} ms`);
+    super(
+      kind === 'concurrency'
+        ? `too many requests of ${whose} are running or waiting; retry in ${retryAfterMs} ms`
+        : `over ${whose} budget of ${kind} per second; retry in ${retryAfterMs} ms`,
+    );
     this.name = 'OverBudget';
   }
 }
@@ -61,7 +65,10 @@ export class Budgets {
       points: this.limiter(`${name}:pts`, budget.pointsPerSecond),
       budget,
     });
-    this.keys = Object.fromEntries(Object.entries(settings.roles).map(([role, b]) => [role, rates(`key:${role}`, b)])) as Record<Role, Rates>;
+    this.keys = Object.fromEntries(Object.entries(settings.roles).map(([role, b]) => [role, rates(`key:${role}`, b)])) as Record<
+      Role,
+      Rates
+    >;
     this.org = rates('org', settings.org);
     this.slots = { key: new Slots(settings.queue), org: new Slots(settings.queue) };
   }
@@ -108,7 +115,10 @@ export class Budgets {
   }
 
   private async spend(s: Spender, kind: 'requests' | 'points', points: (r: Rates) => number): Promise<void> {
-    for (const [scope, rates, id] of [['key', this.keys[s.role], s.apiKeyId], ['org', this.org, s.orgId]] as const) {
+    for (const [scope, rates, id] of [
+      ['key', this.keys[s.role], s.apiKeyId],
+      ['org', this.org, s.orgId],
+    ] as const) {
       try {
         await rates[kind].consume(id, points(rates));
       } catch (e) {

@@ -6,7 +6,8 @@ import { projectRoot } from '../db/paths';
 /** where scripts/build-dashboard.mjs writes the dashboard and the explorer */
 const dashboardDir = join(projectRoot, 'dashboard', 'dist');
 
-const common = "default-src 'none'; script-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+const common =
+  "default-src 'none'; script-src 'self'; img-src 'self' data:; connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
 /** the dashboard runs only its own files, and talks only to this server (HTTP and WebSocket) */
 const DASHBOARD_CSP = `${common}; style-src 'self'; font-src 'self'`;
 /** GraphiQL's editor and popovers position themselves with inline styles, and its stylesheet carries its fonts */
@@ -19,7 +20,8 @@ function secured(res: Response, csp: string): void {
 }
 
 /** what a browser's navigation asks for; the same negotiation Apollo Server uses for its landing page */
-const prefersHtml = (req: Request) => req.accepts(['application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/html']) === 'text/html';
+const prefersHtml = (req: Request) =>
+  req.accepts(['application/json', 'application/graphql-response+json', 'multipart/mixed', 'text/html']) === 'text/html';
 
 function page(file: string, csp: string) {
   return (_req: Request, res: Response) => {

@@ -34,7 +34,11 @@ export class Metrics {
     labelNames: ['plan'] as const,
     registers: [this.registry],
   });
-  readonly subscriptions = new Gauge({ name: 'graphql_subscriptions_open', help: 'Open GraphQL subscriptions', registers: [this.registry] });
+  readonly subscriptions = new Gauge({
+    name: 'graphql_subscriptions_open',
+    help: 'Open GraphQL subscriptions',
+    registers: [this.registry],
+  });
   readonly sockets = new Gauge({ name: 'graphql_websockets_open', help: 'Open graphql-ws connections', registers: [this.registry] });
   readonly budgetRefusals = new Counter({
     name: 'budget_refusals_total',
@@ -45,7 +49,8 @@ export class Metrics {
 
   constructor(orm: MikroORM) {
     collectDefaultMetrics({ register: this.registry });
-    const pool = () => (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
+    const pool = () =>
+      (orm.em.getConnection().getKnex().client as { pool?: { numUsed(): number; numFree(): number; numPendingAcquires(): number } }).pool;
     new Gauge({
       name: 'db_pool_connections',
       help: 'Database pool connections by state',

@@ -29,7 +29,10 @@ export function requestLog(log: Logger, metrics: Metrics) {
     res.on('finish', () => {
       metrics.httpRequests.inc({ route: ROUTES.has(path) ? path : 'other', status: String(res.statusCode) });
       const { operationName: operation, errorCode: code } = scope;
-      log[requestLogLevel(res.statusCode, code)]({ requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) }, 'request');
+      log[requestLogLevel(res.statusCode, code)](
+        { requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) },
+        'request',
+      );
     });
     runInRequestScope(scope, () => next());
   };

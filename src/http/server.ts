@@ -3,7 +3,11 @@ import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
-import { ApolloServerPluginCacheControlDisabled, ApolloServerPluginInlineTraceDisabled, ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
+import {
+  ApolloServerPluginCacheControlDisabled,
+  ApolloServerPluginInlineTraceDisabled,
+  ApolloServerPluginLandingPageDisabled,
+} from '@apollo/server/plugin/disabled';
 import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StartupError } from '../core/errors';
@@ -51,7 +55,10 @@ function errorBody(status: number, code: string, message: string) {
  * Apollo plugin: the document and operation limits, the operation's cost charged to the caller's
  * budgets (`charge`), and per-operation metrics.
  */
-function operationPlugin(metrics: Metrics, charge: (viewer: Spender, cost: number, authorization: string | undefined) => Promise<void>): ApolloServerPlugin<Context> {
+function operationPlugin(
+  metrics: Metrics,
+  charge: (viewer: Spender, cost: number, authorization: string | undefined) => Promise<void>,
+): ApolloServerPlugin<Context> {
   return {
     requestDidStart() {
       const started = performance.now();
@@ -79,7 +86,9 @@ function operationPlugin(metrics: Metrics, charge: (viewer: Spender, cost: numbe
 }
 
 const busyPort = (port: number, code = 'EADDRINUSE') =>
-  new StartupError(`port ${port} (PORT) ${code === 'EACCES' ? 'may not be used by this user' : 'is in use by another program'}: set PORT to a free port`);
+  new StartupError(
+    `port ${port} (PORT) ${code === 'EACCES' ? 'may not be used by this user' : 'is in use by another program'}: set PORT to a free port`,
+  );
 
 /** Express 5 + Apollo Server 5 on `/graphql`, graphql-ws on the same port and path, health and metrics. */
 export async function startHttpServer(services: Services, port: number, host?: string): Promise<RunningServer> {
@@ -191,7 +200,9 @@ export async function startHttpServer(services: Services, port: number, host?: s
   });
 
   await new Promise<void>((resolve, reject) => {
-    httpServer.once('error', (err: NodeJS.ErrnoException) => reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? busyPort(port, err.code) : err));
+    httpServer.once('error', (err: NodeJS.ErrnoException) =>
+      reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? busyPort(port, err.code) : err),
+    );
     httpServer.listen(port, host, () => resolve());
   });
   const actualPort = (httpServer.address() as AddressInfo).port;

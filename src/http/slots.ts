@@ -40,7 +40,8 @@ export class Slots {
       if (released) return;
       released = true;
       const next = line.waiting.shift();
-      if (next) next(); // the slot passes on: `active` stays
+      if (next)
+        next(); // the slot passes on: `active` stays
       else if (--line.active === 0) this.lines.delete(id);
     };
   }

@@ -1,4 +1,13 @@
-import { createSourceEventStream, execute, type DocumentNode, type ExecutionArgs, type ExecutionResult, getOperationAST, GraphQLError, Kind } from 'graphql';
+import {
+  createSourceEventStream,
+  execute,
+  type DocumentNode,
+  type ExecutionArgs,
+  type ExecutionResult,
+  getOperationAST,
+  GraphQLError,
+  Kind,
+} from 'graphql';
 import { fieldNames } from '../modules/shared';
 
 /** Results a subscriber may have waiting (a socket that cannot keep up) before its subscription ends with an error. */
@@ -91,10 +100,13 @@ interface Group {
  * One subscriber's own stream (not shared): like graphql-js's `subscribe`, but each event executes
  * with the context `eventContext` makes from the subscriber's.
  */
-export async function subscribeEach(args: ExecutionArgs, eventContext: (base: unknown) => unknown): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+export async function subscribeEach(
+  args: ExecutionArgs,
+  eventContext: (base: unknown) => unknown,
+): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
   const source = await createSourceEventStream(args);
   if (!(Symbol.asyncIterator in source)) return source;
-  const events = (source)[Symbol.asyncIterator]();
+  const events = source[Symbol.asyncIterator]();
   const close = async () => {
     await events.return?.();
     return { done: true as const, value: undefined };
@@ -104,7 +116,7 @@ export async function subscribeEach(args: ExecutionArgs, eventContext: (base: un
       const step = await events.next();
       if (step.done) return { done: true, value: undefined };
       try {
-        return { done: false, value: (await execute({ ...args, rootValue: step.value, contextValue: eventContext(args.contextValue) })) };
+        return { done: false, value: await execute({ ...args, rootValue: step.value, contextValue: eventContext(args.contextValue) }) };
       } catch (err) {
         await close();
         throw err;
@@ -176,7 +188,8 @@ export class SubscriptionHub {
         this.forget(key, group);
         throw err;
       }
-      if (group.closed) void group.source.return?.(); // every subscriber left while it opened
+      if (group.closed)
+        void group.source.return?.(); // every subscriber left while it opened
       else void this.pump(key, group, args);
       return true as const;
     })();
@@ -195,8 +208,14 @@ export class SubscriptionHub {
       for (;;) {
         const step = await source.next();
         if (step.done) break;
-        const result = Promise.resolve().then(() => execute({ ...args, rootValue: step.value, contextValue: this.eventContext(args.contextValue) }));
-        tail = tail.then(() => result).then(deliver, (err: unknown) => deliver({ errors: [err instanceof GraphQLError ? err : new GraphQLError(String(err), { originalError: err as Error })] }));
+        const result = Promise.resolve().then(() =>
+          execute({ ...args, rootValue: step.value, contextValue: this.eventContext(args.contextValue) }),
+        );
+        tail = tail
+          .then(() => result)
+          .then(deliver, (err: unknown) =>
+            deliver({ errors: [err instanceof GraphQLError ? err : new GraphQLError(String(err), { originalError: err as Error })] }),
+          );
         inFlight.push(tail);
         if (inFlight.length >= MAX_IN_FLIGHT) await inFlight.shift();
       }
@@ -228,6 +247,8 @@ export class SubscriptionHub {
 export function rootFieldNames(document: DocumentNode, operationName?: string | null): Set<string> | null {
   const op = getOperationAST(document, operationName);
   if (!op) return null;
-  const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])));
+  const fragments = new Map(
+    document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d.selectionSet] as const] : [])),
+  );
   return fieldNames([op.selectionSet], (name) => fragments.get(name));
 }

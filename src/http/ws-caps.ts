@@ -46,7 +46,9 @@ export class KeyCaps {
   refuseOperation(key: string): GraphQLError | null {
     if ((this.operations.get(key) ?? 0) < this.limits.operationsPerKey) return null;
     // no retryAfterMs: waiting does not help, closing one of the key's subscriptions does
-    return new GraphQLError(`at most ${this.limits.operationsPerKey} subscriptions may be open at once for one API key`, { extensions: { code: 'RATE_LIMITED' } });
+    return new GraphQLError(`at most ${this.limits.operationsPerKey} subscriptions may be open at once for one API key`, {
+      extensions: { code: 'RATE_LIMITED' },
+    });
   }
 
   openOperation(key: string): void {
@@ -84,7 +86,13 @@ export async function refuseOperation(caps: KeyCaps, budgets: Budgets, spender: 
  * wait. Resolves with the errors to answer it with, or with the function that frees its running
  * slot once it has ended; an admitted operation is counted as open until `closeOperation`.
  */
-export async function admitOperation(caps: KeyCaps, budgets: Budgets, spender: Spender, op: Op, noRoom: () => GraphQLError[] | null): Promise<GraphQLError[] | (() => void)> {
+export async function admitOperation(
+  caps: KeyCaps,
+  budgets: Budgets,
+  spender: Spender,
+  op: Op,
+  noRoom: () => GraphQLError[] | null,
+): Promise<GraphQLError[] | (() => void)> {
   const subscription = getOperationAST(op.document, op.operationName)?.operation === OperationTypeNode.SUBSCRIPTION;
   const release = await asErrors(() => admitWsOperation(budgets, spender, { cost: op.cost, subscription }));
   if (Array.isArray(release)) return release;

@@ -1,6 +1,17 @@
 import type { Server } from 'node:http';
 import { performance } from 'node:perf_hooks';
-import { type DocumentNode, execute, type ExecutionArgs, getOperationAST, GraphQLError, type GraphQLSchema, NoSchemaIntrospectionCustomRule, parse, specifiedRules, validate } from 'graphql';
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionArgs,
+  getOperationAST,
+  GraphQLError,
+  type GraphQLSchema,
+  NoSchemaIntrospectionCustomRule,
+  parse,
+  specifiedRules,
+  validate,
+} from 'graphql';
 import { CloseCode, type Context as WsContext } from 'graphql-ws';
 import { useServer } from 'graphql-ws/use/ws';
 import { Gauge } from 'prom-client';
@@ -21,7 +32,11 @@ import { rootFieldNames, SubscriptionHub, subscribeEach } from './subscription-h
 
 /** The subscription fields marked as broadcasts: their subscribers may share one stream. */
 function sharedStreamFields(schema: GraphQLSchema): Set<string> {
-  return new Set(Object.values(schema.getSubscriptionType()?.getFields() ?? {}).filter((f) => isSharedStream(f.extensions)).map((f) => f.name));
+  return new Set(
+    Object.values(schema.getSubscriptionType()?.getFields() ?? {})
+      .filter((f) => isSharedStream(f.extensions))
+      .map((f) => f.name),
+  );
 }
 
 interface SocketState {
@@ -51,19 +66,33 @@ function authorizationParam(params: Readonly<Record<string, unknown>> | undefine
   return key === undefined ? undefined : params[key];
 }
 
-export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema, services: Services, metrics: Metrics, budgets: Budgets): GraphqlWsServer {
+export function attachWebSocketServer(
+  httpServer: Server,
+  schema: GraphQLSchema,
+  services: Services,
+  metrics: Metrics,
+  budgets: Budgets,
+): GraphqlWsServer {
   const production = services.config.production;
   const rules = [...specifiedRules, ...limitRules, ...(production ? [NoSchemaIntrospectionCustomRule] : [])];
   const wss = new WebSocketServer({ server: httpServer, path: '/graphql', maxPayload: LIMITS.wsMessageBytes });
   const states = new Map<WebSocket, SocketState>();
-  const format = (errors: readonly unknown[], requestId: string) => errors.map((e) => formatGraphQLError(e, { production, log: services.log }, requestId));
+  const format = (errors: readonly unknown[], requestId: string) =>
+    errors.map((e) => formatGraphQLError(e, { production, log: services.log }, requestId));
   const refuse = (message: string, code: string) => [new GraphQLError(message, { extensions: { code } })];
   // every subscription event, of a shared stream or of one subscriber, executes with a context of
   // its own: the subscriber's, with a fresh EntityManager and loaders
   const toEvent = (base: unknown) => eventContext(base as Context);
   const hub = new SubscriptionHub(toEvent);
   const sharedFields = sharedStreamFields(schema);
-  new Gauge({ name: 'graphql_subscription_streams_open', help: 'Shared subscription streams (one per distinct operation and organization)', registers: [metrics.registry], collect() { this.set(hub.size); } });
+  new Gauge({
+    name: 'graphql_subscription_streams_open',
+    help: 'Shared subscription streams (one per distinct operation and organization)',
+    registers: [metrics.registry],
+    collect() {
+      this.set(hub.size);
+    },
+  });
   // the sharing key of a subscriber's operation, when it may share
   const shareKeys = new WeakMap<ExecutionArgs, string>();
   // sockets and operations per API key; running slots of queries and mutations, freed when they end
@@ -102,11 +131,15 @@ export function attachWebSocketServer(httpServer: Server, schema: GraphQLSchema,
           return true;
         } catch (e) {
           // the key could not be checked: 1013 Try Again Later, not 4403
-          if (e instanceof GraphQLError && e.extensions.code === 'SERVICE_UNAVAILABLE') ctx.extra.socket.close(1013, 'database unavailable');
+          if (e instanceof GraphQLError && e.extensions.code === 'SERVICE_UNAVAILABLE')
+            ctx.extra.socket.close(1013, 'database unavailable');
           // 4403 Forbidden, with the reason (graphql-ws would say only "Forbidden")
           else if (e instanceof GraphQLError && e.extensions.code === 'UNAUTHENTICATED') {
             const missing = e.extensions.reason === 'missing';
-            ctx.extra.socket.close(CloseCode.Forbidden, missing ? 'an API key is required: connectionParams.authorization = "Bearer <token>"' : e.message);
+            ctx.extra.socket.close(
+              CloseCode.Forbidden,
+              missing ? 'an API key is required: connectionParams.authorization = "Bearer <token>"' : e.message,
+            );
           }
           return false;
         }

@@ -10,11 +10,17 @@ export interface GqlResult<T> {
 }
 
 type Doc<T, V> = TypedDocumentNode<T, V> | string;
- 
+
 const text = (doc: TypedDocumentNode<any, any> | string) => (typeof doc === 'string' ? doc : print(doc));
 
 /** One GraphQL operation over HTTP. */
-export async function gql<T, V>(url: string, doc: Doc<T, V>, variables?: V, token?: string | null, headers: Record<string, string> = {}): Promise<GqlResult<T>> {
+export async function gql<T, V>(
+  url: string,
+  doc: Doc<T, V>,
+  variables?: V,
+  token?: string | null,
+  headers: Record<string, string> = {},
+): Promise<GqlResult<T>> {
   const res = await fetch(url, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...(token ? { authorization: `Bearer ${token}` } : {}), ...headers },
@@ -35,7 +41,11 @@ export const codeOf = (r: { errors?: readonly GraphQLFormattedError[] }) => r.er
 export const fieldOf = (r: { errors?: readonly GraphQLFormattedError[] }) => r.errors?.[0]?.extensions?.field;
 
 /** A graphql-ws client that does not retry, with the close event it ended with. */
-export function wsClient(wsUrl: string, token: string | null, extra: Partial<Parameters<typeof createClient>[0]> = {}): Client & { closed: Promise<{ code: number; reason: string }> } {
+export function wsClient(
+  wsUrl: string,
+  token: string | null,
+  extra: Partial<Parameters<typeof createClient>[0]> = {},
+): Client & { closed: Promise<{ code: number; reason: string }> } {
   let onClosed!: (e: { code: number; reason: string }) => void;
   const closed = new Promise<{ code: number; reason: string }>((r) => (onClosed = r));
   const client = createClient({
@@ -52,7 +62,11 @@ export function wsClient(wsUrl: string, token: string | null, extra: Partial<Par
 }
 
 /** Runs one query or mutation over WebSocket. */
-export function wsOnce<T, V>(client: Client, doc: Doc<T, V>, variables?: V): Promise<{ data?: T | null; errors?: readonly GraphQLFormattedError[] }> {
+export function wsOnce<T, V>(
+  client: Client,
+  doc: Doc<T, V>,
+  variables?: V,
+): Promise<{ data?: T | null; errors?: readonly GraphQLFormattedError[] }> {
   return new Promise((resolve) => {
     let result: { data?: T | null; errors?: readonly GraphQLFormattedError[] } = {};
     client.subscribe<T>(

@@ -45,7 +45,21 @@ export async function seedDashboard(s: TestServer, orgId: string, token: string)
     [orgId],
   );
   for (const [i, confidence] of [0.62, 0.8, 0.91].entries()) {
-    await gqlOk(s.url, RecordDocumentLayoutDocument, { input: { documentId: `doc-${i}`, pageCount: 1 + i, pageDimensions: [[612, 792]], tableCount: i, textCoverageRatio: 0.5, extractionConfidence: confidence } }, token);
+    await gqlOk(
+      s.url,
+      RecordDocumentLayoutDocument,
+      {
+        input: {
+          documentId: `doc-${i}`,
+          pageCount: 1 + i,
+          pageDimensions: [[612, 792]],
+          tableCount: i,
+          textCoverageRatio: 0.5,
+          extractionConfidence: confidence,
+        },
+      },
+      token,
+    );
   }
   const { recordEpisode } = await gqlOk(
     s.url,
@@ -67,7 +81,12 @@ export async function seedDashboard(s: TestServer, orgId: string, token: string)
     },
     token,
   );
-  await gqlOk(s.url, JudgeEpisodeDocument, { input: { episodeId: recordEpisode.id, accepted: true, overallScore: 0.9, reason: 'all lines found' } }, token);
+  await gqlOk(
+    s.url,
+    JudgeEpisodeDocument,
+    { input: { episodeId: recordEpisode.id, accepted: true, overallScore: 0.9, reason: 'all lines found' } },
+    token,
+  );
   // canvas actions of the API-written episode's agent: every type presented, some closed, some submitted
   await em.execute(
     `INSERT INTO canvas_audits (id, org_id, agent_id, episode_id, canvas_id, canvas_type, component_type, action, created_at)

@@ -14,7 +14,10 @@ const cli = join(projectRoot, 'dist/src/cli/index.js');
 
 /** Runs the compiled server as `npm start` does (global setup compiled it) and waits until it serves. */
 export async function spawnServer(env: Record<string, string>, waitFor = 'memory-loop is serving'): Promise<ServerProcess> {
-  const child = spawn(process.execPath, [main], { env: { ...process.env, NODE_ENV: 'development', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [main], {
+    env: { ...process.env, NODE_ENV: 'development', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stdout.on('data', (d) => (out += d));

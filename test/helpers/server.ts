@@ -28,10 +28,20 @@ export interface TestServer {
  * reach unless `defaultBudgets` is set or `env` sets them: whether a test that is not about
  * budgets passes must not depend on how fast the machine sends.
  */
-export async function startTestServer(opts: { env?: Record<string, string>; dbUrl?: string; defaultBudgets?: boolean } = {}): Promise<TestServer> {
+export async function startTestServer(
+  opts: { env?: Record<string, string>; dbUrl?: string; defaultBudgets?: boolean } = {},
+): Promise<TestServer> {
   const dbUrl = opts.dbUrl ?? (await cloneDatabase());
   const budgets = opts.defaultBudgets ? {} : UNBOUNDED_BUDGETS;
-  const config = loadConfig({ LOG_LEVEL: 'info', PORT: '0', HOST: '127.0.0.1', DATABASE_URL: dbUrl, MIGRATE_ON_START: 'false', ...budgets, ...opts.env });
+  const config = loadConfig({
+    LOG_LEVEL: 'info',
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: dbUrl,
+    MIGRATE_ON_START: 'false',
+    ...budgets,
+    ...opts.env,
+  });
   const logs: Record<string, unknown>[] = [];
   const sink = new Writable({
     write(chunk, _enc, done) {

@@ -54,7 +54,18 @@ export default async function setup(project: { provide(key: string, value: unkno
       port,
       persistent: false,
       createPostgresUser: true,
-      postgresFlags: ['-c', 'listen_addresses=127.0.0.1', '-c', 'max_connections=300', '-c', 'fsync=off', '-c', 'synchronous_commit=off', '-c', 'full_page_writes=off'],
+      postgresFlags: [
+        '-c',
+        'listen_addresses=127.0.0.1',
+        '-c',
+        'max_connections=300',
+        '-c',
+        'fsync=off',
+        '-c',
+        'synchronous_commit=off',
+        '-c',
+        'full_page_writes=off',
+      ],
       onLog: () => {},
       onError: () => {},
     });
@@ -78,7 +89,9 @@ export default async function setup(project: { provide(key: string, value: unkno
 
   return async () => {
     try {
-      const clones = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [`ml_t${process.pid}_%`]);
+      const clones = await admin.query<{ datname: string }>('SELECT datname FROM pg_database WHERE datname LIKE $1', [
+        `ml_t${process.pid}_%`,
+      ]);
       for (const { datname } of clones.rows) await admin.query(`DROP DATABASE IF EXISTS ${datname} WITH (FORCE)`);
       await admin.query(`DROP DATABASE IF EXISTS ${templateDb} WITH (FORCE)`);
     } finally {

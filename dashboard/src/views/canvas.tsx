@@ -69,13 +69,27 @@ export function CanvasView({ apiKey }: ViewProps) {
       <Status q={q} />
       {c && (
         <>
-          <ChartBox id="canvas-by-type" title={`Canvas actions of ${agentId} by type`} kind="bar" labels={c.byType.map((t) => t.canvasType)} series={[{ label: 'presentations', data: c.byType.map((t) => t.presentations) }, { label: 'closes', data: c.byType.map((t) => t.closes) }, { label: 'submits', data: c.byType.map((t) => t.submits) }]} xLabel="canvas type" yLabel="actions (count)" empty="No canvas actions in this period." />
+          <ChartBox
+            id="canvas-by-type"
+            title={`Canvas actions of ${agentId} by type`}
+            kind="bar"
+            labels={c.byType.map((t) => t.canvasType)}
+            series={[
+              { label: 'presentations', data: c.byType.map((t) => t.presentations) },
+              { label: 'closes', data: c.byType.map((t) => t.closes) },
+              { label: 'submits', data: c.byType.map((t) => t.submits) },
+            ]}
+            xLabel="canvas type"
+            yLabel="actions (count)"
+            empty="No canvas actions in this period."
+          />
           <h3>By canvas type</h3>
           <StatsTable id="canvas-types" rows={c.byType} byComponent={false} />
           <h3>By component</h3>
           <StatsTable id="canvas-components" rows={c.byComponent} byComponent />
           <p>
-            Closed quickly: {c.closesQuickly.join(', ') || '–'} · engaged with: {c.engages.join(', ') || '–'} · submitted: {c.submits.join(', ') || '–'}
+            Closed quickly: {c.closesQuickly.join(', ') || '–'} · engaged with: {c.engages.join(', ') || '–'} · submitted:{' '}
+            {c.submits.join(', ') || '–'}
           </p>
         </>
       )}

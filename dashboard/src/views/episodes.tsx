@@ -64,8 +64,24 @@ export function EpisodesView({ apiKey }: ViewProps) {
             rejected
           </option>
         </select>
-        <input name="minScore" defaultValue={filter.minFeedbackScore ?? undefined} type="number" step="0.05" min="0" max="1" placeholder="min feedback score" />
-        <input name="maxScore" defaultValue={filter.maxFeedbackScore ?? undefined} type="number" step="0.05" min="0" max="1" placeholder="max feedback score" />
+        <input
+          name="minScore"
+          defaultValue={filter.minFeedbackScore ?? undefined}
+          type="number"
+          step="0.05"
+          min="0"
+          max="1"
+          placeholder="min feedback score"
+        />
+        <input
+          name="maxScore"
+          defaultValue={filter.maxFeedbackScore ?? undefined}
+          type="number"
+          step="0.05"
+          min="0"
+          max="1"
+          placeholder="max feedback score"
+        />
         <select name="timeRange" title="time range">
           <option value="">any time</option>
           {TIME_RANGES.map(([value, label]) => (
@@ -112,9 +128,15 @@ export function EpisodesView({ apiKey }: ViewProps) {
                 <td>{e.topic ?? '–'}</td>
                 <td>{yesNo(e.accepted)}</td>
                 <td class="n">{num(e.overallScore)}</td>
-                <td class="n" data-field="aggregateFeedbackScore">{num(e.aggregateFeedbackScore)}</td>
-                <td class="n" data-field="feedbackCount">{e.feedbackCount}</td>
-                <td class="n" data-field="decayScore">{num(e.decayScore, 3)}</td>
+                <td class="n" data-field="aggregateFeedbackScore">
+                  {num(e.aggregateFeedbackScore)}
+                </td>
+                <td class="n" data-field="feedbackCount">
+                  {e.feedbackCount}
+                </td>
+                <td class="n" data-field="decayScore">
+                  {num(e.decayScore, 3)}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -125,7 +147,12 @@ export function EpisodesView({ apiKey }: ViewProps) {
           ← Previous
         </button>
         <span>page {cursors.length}</span>
-        <button type="button" data-testid="next-page" disabled={!page?.pageInfo.hasNextPage} onClick={() => setCursors([...cursors, page!.pageInfo.endCursor ?? null])}>
+        <button
+          type="button"
+          data-testid="next-page"
+          disabled={!page?.pageInfo.hasNextPage}
+          onClick={() => setCursors([...cursors, page!.pageInfo.endCursor ?? null])}
+        >
           Next →
         </button>
       </div>
@@ -171,7 +198,10 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
           <ol class="segments" data-testid="segments">
             {e.segments.map((s) => (
               <li key={s.id} data-role={s.role}>
-                <b>{s.role}</b> <span class="hint">#{s.seq} · {s.tokenEstimate} tokens</span>
+                <b>{s.role}</b>{' '}
+                <span class="hint">
+                  #{s.seq} · {s.tokenEstimate} tokens
+                </span>
                 <pre>{s.content}</pre>
               </li>
             ))}
@@ -189,7 +219,10 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
           <ul data-testid="facts">
             {e.facts.map((f) => (
               <li key={f.id}>
-                {f.text} <span class="hint">({f.status}, usefulness {num(f.usefulness)})</span>
+                {f.text}{' '}
+                <span class="hint">
+                  ({f.status}, usefulness {num(f.usefulness)})
+                </span>
               </li>
             ))}
           </ul>

@@ -73,9 +73,19 @@ export function FactsView({ apiKey }: ViewProps) {
       {q.data && (
         <>
           <p class="hint">
-            {facts.length} facts{q.data.facts.pageInfo.hasNextPage ? ` (the newest ${PAGE * MAX_PAGES})` : ''}, {signalled.length} with usage signals.
+            {facts.length} facts{q.data.facts.pageInfo.hasNextPage ? ` (the newest ${PAGE * MAX_PAGES})` : ''}, {signalled.length} with
+            usage signals.
           </p>
-          <ChartBox id="usefulness" title="Usefulness distribution" kind="bar" labels={facts.length ? bins.map((_, i) => `${(i / BINS).toFixed(1)}–${((i + 1) / BINS).toFixed(1)}`) : []} series={[{ label: 'facts', data: bins }]} xLabel="usefulness" yLabel="facts (count)" empty="No facts yet." />
+          <ChartBox
+            id="usefulness"
+            title="Usefulness distribution"
+            kind="bar"
+            labels={facts.length ? bins.map((_, i) => `${(i / BINS).toFixed(1)}–${((i + 1) / BINS).toFixed(1)}`) : []}
+            series={[{ label: 'facts', data: bins }]}
+            xLabel="usefulness"
+            yLabel="facts (count)"
+            empty="No facts yet."
+          />
           <h3>Most useful (with signal history)</h3>
           <FactTable id="most-useful" facts={signalled.slice(0, 10)} />
           <h3>Least useful (with signal history)</h3>

@@ -51,10 +51,48 @@ export function LearningView({ apiKey }: ViewProps) {
       {a && (
         <>
           <div class="charts">
-            <ChartBox id="events-by-day" title="Learning events by day" kind="bar" labels={a.eventsByDay.map((d) => d.date)} series={[{ label: 'events', data: a.eventsByDay.map((d) => d.count) }]} xLabel="day (UTC)" yLabel="events (count)" empty="No learning events in this period." />
-            <ChartBox id="events-by-type" title="Learning events by type" kind="bar" horizontal labels={a.eventsByType.map((d) => d.eventType)} series={[{ label: 'events', data: a.eventsByType.map((d) => d.count) }]} xLabel="event type" yLabel="events (count)" empty="No learning events in this period." />
-            <ChartBox id="corrected-fields" title="Most corrected fields" kind="bar" horizontal labels={a.correctedFields.map((d) => d.field)} series={[{ label: 'corrections', data: a.correctedFields.map((d) => d.count) }]} xLabel="field" yLabel="corrections (count)" empty="No field was corrected in this period." />
-            <ChartBox id="confidence-trend" title="Extraction confidence" kind="line" labels={a.confidenceTrend.map((d) => d.date)} series={[{ label: 'average confidence', data: a.confidenceTrend.map((d) => d.averageConfidence) }]} xLabel="day (UTC)" yLabel="average confidence (0–1)" empty="No layouts with a confidence were seen in this period." />
+            <ChartBox
+              id="events-by-day"
+              title="Learning events by day"
+              kind="bar"
+              labels={a.eventsByDay.map((d) => d.date)}
+              series={[{ label: 'events', data: a.eventsByDay.map((d) => d.count) }]}
+              xLabel="day (UTC)"
+              yLabel="events (count)"
+              empty="No learning events in this period."
+            />
+            <ChartBox
+              id="events-by-type"
+              title="Learning events by type"
+              kind="bar"
+              horizontal
+              labels={a.eventsByType.map((d) => d.eventType)}
+              series={[{ label: 'events', data: a.eventsByType.map((d) => d.count) }]}
+              xLabel="event type"
+              yLabel="events (count)"
+              empty="No learning events in this period."
+            />
+            <ChartBox
+              id="corrected-fields"
+              title="Most corrected fields"
+              kind="bar"
+              horizontal
+              labels={a.correctedFields.map((d) => d.field)}
+              series={[{ label: 'corrections', data: a.correctedFields.map((d) => d.count) }]}
+              xLabel="field"
+              yLabel="corrections (count)"
+              empty="No field was corrected in this period."
+            />
+            <ChartBox
+              id="confidence-trend"
+              title="Extraction confidence"
+              kind="line"
+              labels={a.confidenceTrend.map((d) => d.date)}
+              series={[{ label: 'average confidence', data: a.confidenceTrend.map((d) => d.averageConfidence) }]}
+              xLabel="day (UTC)"
+              yLabel="average confidence (0–1)"
+              empty="No layouts with a confidence were seen in this period."
+            />
           </div>
           <h3>Layouts</h3>
           {a.layoutStats.length === 0 ? (

@@ -26,7 +26,9 @@ export function LiveView({ feed }: { feed: LiveFeed }) {
             {feed.items.map(({ feedback: f, episodeTitle, recovered }) => (
               <tr key={f.id} data-feedback-id={f.id} data-recovered={recovered ? 'true' : undefined}>
                 <td>{when(f.createdAt)}</td>
-                <td>{f.episodeId ? <a href={`#/episodes/${f.episodeId}`}>{episodeTitle ?? f.episodeId.slice(0, 8)}</a> : (f.agentId ?? '–')}</td>
+                <td>
+                  {f.episodeId ? <a href={`#/episodes/${f.episodeId}`}>{episodeTitle ?? f.episodeId.slice(0, 8)}</a> : (f.agentId ?? '–')}
+                </td>
                 <td>{f.feedbackType}</td>
                 <td class="n">{num(f.score)}</td>
                 <td class="text">{f.corrections ?? f.eventType ?? ''}</td>

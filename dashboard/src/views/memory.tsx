@@ -2,7 +2,12 @@ import { useState } from 'preact/hooks';
 import { request } from '../api';
 import { ChartBox } from '../chart';
 import { num, pct } from '../format';
-import { DashForgetPreviewDocument, DashMemoryDocument, DashTopicTrendDocument, type DashForgetPreviewMutation } from '../generated/graphql';
+import {
+  DashForgetPreviewDocument,
+  DashMemoryDocument,
+  DashTopicTrendDocument,
+  type DashForgetPreviewMutation,
+} from '../generated/graphql';
 import { useQuery } from '../hooks';
 import { canForget, type ViewProps } from '../shell';
 import { Status } from './status';
@@ -17,7 +22,10 @@ function ForgetPreview({ apiKey }: { apiKey: string }) {
     setError(null);
     try {
       // dryRun: this view never deletes
-      setResult((await request(apiKey, DashForgetPreviewDocument, { input: { decayThreshold: threshold, maxAgeDays, dryRun: true } })).forgetEpisodes);
+      setResult(
+        (await request(apiKey, DashForgetPreviewDocument, { input: { decayThreshold: threshold, maxAgeDays, dryRun: true } }))
+          .forgetEpisodes,
+      );
     } catch (err) {
       setError((err as Error).message);
     }
@@ -27,7 +35,8 @@ function ForgetPreview({ apiKey }: { apiKey: string }) {
       <h3>Forgetting preview (dry run, ADMIN)</h3>
       <form onSubmit={(e) => void run(e)} class="filters">
         <label>
-          decay below <input type="number" step="0.01" min="0" max="1" value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
+          decay below{' '}
+          <input type="number" step="0.01" min="0" max="1" value={threshold} onInput={(e) => setThreshold(Number(e.currentTarget.value))} />
         </label>
         <label>
           older than (days) <input type="number" min="0" value={maxAgeDays} onInput={(e) => setMaxAgeDays(Number(e.currentTarget.value))} />
@@ -50,7 +59,16 @@ function TopicTrend({ apiKey, topic }: { apiKey: string; topic: string }) {
   return (
     <>
       <Status q={q} />
-      <ChartBox id="topic-trend" title={`Topic “${topic}”, last 30 days`} kind="line" labels={points.map((p) => p.date)} series={[{ label: 'average score', data: points.map((p) => p.averageScore ?? null) }]} xLabel="day (UTC)" yLabel="average score (0–1)" empty="No episodes of this topic in the last 30 days." />
+      <ChartBox
+        id="topic-trend"
+        title={`Topic “${topic}”, last 30 days`}
+        kind="line"
+        labels={points.map((p) => p.date)}
+        series={[{ label: 'average score', data: points.map((p) => p.averageScore ?? null) }]}
+        xLabel="day (UTC)"
+        yLabel="average score (0–1)"
+        empty="No episodes of this topic in the last 30 days."
+      />
     </>
   );
 }
@@ -67,12 +85,25 @@ export function MemoryView({ apiKey, role }: ViewProps) {
       <Status q={q} />
       {s && (
         <p data-testid="memory-summary">
-          {s.episodes} episodes, {s.segments} segments, {s.facts} facts, {s.feedback} feedback, {s.canvasAudits} canvas actions, {s.layoutProfiles} layouts; average overall score {num(s.averageOverallScore)}, acceptance {pct(s.acceptanceRate)}.
+          {s.episodes} episodes, {s.segments} segments, {s.facts} facts, {s.feedback} feedback, {s.canvasAudits} canvas actions,{' '}
+          {s.layoutProfiles} layouts; average overall score {num(s.averageOverallScore)}, acceptance {pct(s.acceptanceRate)}.
         </p>
       )}
       {q.data && (
         <>
-          <ChartBox id="topic-performance" title="Topic performance" kind="bar" labels={topics.map((t) => t.topic)} series={[{ label: 'average score', data: topics.map((t) => t.averageScore ?? null) }, { label: 'acceptance rate', data: topics.map((t) => t.acceptanceRate ?? null) }]} xLabel="topic" yLabel="score / rate (0–1)" empty="No episodes with a topic yet." />
+          <ChartBox
+            id="topic-performance"
+            title="Topic performance"
+            kind="bar"
+            labels={topics.map((t) => t.topic)}
+            series={[
+              { label: 'average score', data: topics.map((t) => t.averageScore ?? null) },
+              { label: 'acceptance rate', data: topics.map((t) => t.acceptanceRate ?? null) },
+            ]}
+            xLabel="topic"
+            yLabel="score / rate (0–1)"
+            empty="No episodes with a topic yet."
+          />
           {topics.length > 0 && (
             <table data-testid="topics">
               <thead>

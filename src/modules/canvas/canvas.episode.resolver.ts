@@ -12,12 +12,19 @@ import { CanvasAudit } from './canvas.type';
 @Resolver(() => Episode)
 export class CanvasEpisodeResolver {
   @FieldResolver(() => [ID], { complexity: subListCost, description: 'Ids of the canvas audits linked to the episode, oldest first.' })
-  async canvasIds(@Root() ep: Episode, @Ctx() ctx: Context, @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number): Promise<string[]> {
+  async canvasIds(
+    @Root() ep: Episode,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
+  ): Promise<string[]> {
     const args = { canvasType: null, action: null, limit: subListLimit(limit), metadata: false };
     return (await ctx.loaders.getFor(canvasByEpisode, args).load(ep.id)).map((c) => c.id);
   }
 
-  @FieldResolver(() => [CanvasAudit], { complexity: subListCost, description: 'The canvas actions linked to the episode, oldest first, optionally filtered.' })
+  @FieldResolver(() => [CanvasAudit], {
+    complexity: subListCost,
+    description: 'The canvas actions linked to the episode, oldest first, optionally filtered.',
+  })
   canvasContext(
     @Root() ep: Episode,
     @Ctx() ctx: Context,
@@ -26,7 +33,12 @@ export class CanvasEpisodeResolver {
     @Arg('action', () => CanvasActionEnum, { nullable: true, description: 'Only this action.' }) action?: CanvasAction,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<CanvasAudit[]> {
-    const args = { canvasType: type ? canvasType('canvasType', type) : null, action: action ?? null, limit: subListLimit(limit), metadata: selectsAny(info, ['metadata']) };
+    const args = {
+      canvasType: type ? canvasType('canvasType', type) : null,
+      action: action ?? null,
+      limit: subListLimit(limit),
+      metadata: selectsAny(info, ['metadata']),
+    };
     return ctx.loaders.getFor(canvasByEpisode, args).load(ep.id);
   }
 }

@@ -7,7 +7,10 @@ export class CanvasActionInput {
   @Field({ description: 'The agent (<= 200 characters).' })
   agentId!: string;
 
-  @Field(() => String, { nullable: true, description: 'The session; without `episodeId`, the action links to the latest episode of this agent and session.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'The session; without `episodeId`, the action links to the latest episode of this agent and session.',
+  })
   sessionId?: string | null;
 
   @Field(() => ID, { nullable: true, description: 'The episode to link to.' })

@@ -108,7 +108,9 @@ function insightsStatement(orgId: string, agentId: string, from: string) {
             )
             .as('x'),
         )
-        .innerJoin('episodes as e', (j) => j.on('e.org_id', '=', orgId).onRef('e.id', '=', 'x.episode_id').on('e.feedback_score_count', '>', 0))
+        .innerJoin('episodes as e', (j) =>
+          j.on('e.org_id', '=', orgId).onRef('e.id', '=', 'x.episode_id').on('e.feedback_score_count', '>', 0),
+        )
         .select(['x.canvas_type', 'x.component_type', 'x.by_type'])
         .select((eb) => eb.cast<number | null>(eb.fn.avg(aggregateFeedbackScoreOf('e')), 'float8').as('avg_feedback'))
         .groupBy(['x.canvas_type', 'x.component_type', 'x.by_type']),
@@ -128,9 +130,16 @@ function insightsStatement(orgId: string, agentId: string, from: string) {
 
 type StatsRow = Row<ReturnType<typeof insightsStatement>>;
 
-export async function canvasInsights(em: EntityManager, orgId: string, agentId: string, timeRange: string, quickCloseSeconds: number): Promise<CanvasInsights> {
+export async function canvasInsights(
+  em: EntityManager,
+  orgId: string,
+  agentId: string,
+  timeRange: string,
+  quickCloseSeconds: number,
+): Promise<CanvasInsights> {
   text('agentId', agentId, 200, { required: true });
-  if (!Number.isFinite(quickCloseSeconds) || quickCloseSeconds < 0) throw badInput('quickCloseSeconds', 'quickCloseSeconds must be a number >= 0');
+  if (!Number.isFinite(quickCloseSeconds) || quickCloseSeconds < 0)
+    throw badInput('quickCloseSeconds', 'quickCloseSeconds must be a number >= 0');
   const found = await rows(em, insightsStatement(orgId, agentId, since(timeRange).toISOString()));
   const stats = (r: StatsRow, byType: boolean) =>
     Object.assign(new CanvasTypeStats(), {
@@ -146,7 +155,9 @@ export async function canvasInsights(em: EntityManager, orgId: string, agentId: 
   return Object.assign(new CanvasInsights(), {
     byType: typeRows.map((r) => stats(r, true)),
     byComponent: found.filter((r) => Number(r.by_type) === 0).map((r) => stats(r, false)),
-    closesQuickly: typeRows.filter((r) => r.avg_engagement !== null && Number(r.avg_engagement) < quickCloseSeconds).map((r) => r.canvas_type),
+    closesQuickly: typeRows
+      .filter((r) => r.avg_engagement !== null && Number(r.avg_engagement) < quickCloseSeconds)
+      .map((r) => r.canvas_type),
     engages: typeRows.filter((r) => r.avg_engagement !== null && Number(r.avg_engagement) >= quickCloseSeconds).map((r) => r.canvas_type),
     submits: typeRows.filter((r) => r.presentations > 0 && r.ended_submit * 2 >= r.presentations).map((r) => r.canvas_type),
   });

@@ -12,15 +12,23 @@ import { CanvasAudit, CanvasAuditConnection, CanvasInsights } from './canvas.typ
 
 @Resolver()
 export class CanvasResolver {
-  @Mutation(() => CanvasAudit, { description: 'Records one canvas action; links it to the episode given, or to the latest episode of the same agent and session.' })
+  @Mutation(() => CanvasAudit, {
+    description: 'Records one canvas action; links it to the episode given, or to the latest episode of the same agent and session.',
+  })
   @Authorized(CAN.agentWrite)
-  async recordCanvasAction(@Arg('input', () => CanvasActionInput, { description: 'The action.' }) input: CanvasActionInput, @Ctx() ctx: Context): Promise<CanvasAudit> {
+  async recordCanvasAction(
+    @Arg('input', () => CanvasActionInput, { description: 'The action.' }) input: CanvasActionInput,
+    @Ctx() ctx: Context,
+  ): Promise<CanvasAudit> {
     const audit = await getCanvasAudit(ctx.em, ctx.orgId, await recordCanvasAction(ctx.em, ctx.orgId, input));
     if (!audit) throw notFound('canvas audit');
     return audit;
   }
 
-  @Query(() => CanvasAuditConnection, { complexity: listCost(), description: 'Canvas audits, newest first, filtered; keyset pages of `first` (1..100).' })
+  @Query(() => CanvasAuditConnection, {
+    complexity: listCost(),
+    description: 'Canvas audits, newest first, filtered; keyset pages of `first` (1..100).',
+  })
   canvasAudits(
     @Ctx() ctx: Context,
     @Arg('filter', () => CanvasAuditFilter, { nullable: true, description: 'Conditions that must all hold.' }) filter?: CanvasAuditFilter,
@@ -30,7 +38,10 @@ export class CanvasResolver {
     return listCanvasAudits(ctx.em, ctx.orgId, filter, first, after);
   }
 
-  @Query(() => [Episode], { complexity: listCost(10), description: 'Episodes of an agent with at least one matching canvas action in the range, newest first.' })
+  @Query(() => [Episode], {
+    complexity: listCost(10),
+    description: 'Episodes of an agent with at least one matching canvas action in the range, newest first.',
+  })
   episodesByCanvasType(
     @Arg('agentId', { description: 'The agent.' }) agentId: string,
     @Arg('canvasType', { description: 'Canvas type.' }) canvasType: string,
@@ -42,12 +53,13 @@ export class CanvasResolver {
     return episodesByCanvasType(ctx.em, ctx.orgId, { agentId, canvasType, action, timeRange: timeRange ?? '30d', limit: limit ?? 10 });
   }
 
-  @Query(() => CanvasInsights, { description: 'How users engage with an agent\'s canvases: per type and component, with pattern lists.' })
+  @Query(() => CanvasInsights, { description: "How users engage with an agent's canvases: per type and component, with pattern lists." })
   canvasInsights(
     @Arg('agentId', { description: 'The agent.' }) agentId: string,
     @Ctx() ctx: Context,
     @Arg('timeRange', () => String, { defaultValue: '30d', description: 'Range back from now: "24h", "7d", "4w".' }) timeRange?: string,
-    @Arg('quickCloseSeconds', () => Float, { defaultValue: 10, description: 'Average engagement below this counts as closing quickly.' }) quickCloseSeconds?: number,
+    @Arg('quickCloseSeconds', () => Float, { defaultValue: 10, description: 'Average engagement below this counts as closing quickly.' })
+    quickCloseSeconds?: number,
   ): Promise<CanvasInsights> {
     return canvasInsights(ctx.em, ctx.orgId, agentId, timeRange ?? '30d', quickCloseSeconds ?? 10);
   }

@@ -7,14 +7,30 @@ import { CanvasAudit } from './canvas.type';
 
 /** The columns of `canvas_audits` every read returns (alias `c`); as text they read `c.id,c.agent_id,...`. */
 export const CANVAS_COLUMNS = [
-  'c.id', 'c.agent_id', 'c.session_id', 'c.episode_id', 'c.canvas_id', 'c.canvas_type', 'c.component_type', 'c.action', 'c.metadata',
+  'c.id',
+  'c.agent_id',
+  'c.session_id',
+  'c.episode_id',
+  'c.canvas_id',
+  'c.canvas_type',
+  'c.component_type',
+  'c.action',
+  'c.metadata',
   'c.created_at',
 ] as const;
 
 /** CANVAS_COLUMNS with the metadata JSON read as NULL (read only when `metadata` is selected), in the same order. */
 const CANVAS_BRIEF_SELECTION = [
-  'c.id', 'c.agent_id', 'c.session_id', 'c.episode_id', 'c.canvas_id', 'c.canvas_type', 'c.component_type', 'c.action',
-  briefColumn('metadata', 'jsonb'), 'c.created_at',
+  'c.id',
+  'c.agent_id',
+  'c.session_id',
+  'c.episode_id',
+  'c.canvas_id',
+  'c.canvas_type',
+  'c.component_type',
+  'c.action',
+  briefColumn('metadata', 'jsonb'),
+  'c.created_at',
 ] as const;
 
 /** CANVAS_BRIEF_SELECTION as SQL text (the select list of the compiled statement), for statements still written as text. */

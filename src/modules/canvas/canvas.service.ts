@@ -80,12 +80,21 @@ export async function recordCanvasAction(em: EntityManager, orgId: string, input
 }
 
 export async function getCanvasAudit(em: EntityManager, orgId: string, id: string): Promise<CanvasAudit | null> {
-  const row = await firstRow(em, sql.selectFrom('canvas_audits as c').select(CANVAS_COLUMNS).where('c.org_id', '=', orgId).where('c.id', '=', id));
+  const row = await firstRow(
+    em,
+    sql.selectFrom('canvas_audits as c').select(CANVAS_COLUMNS).where('c.org_id', '=', orgId).where('c.id', '=', id),
+  );
   return row ? canvasFromRow(row) : null;
 }
 
 /** A page of canvas audits, newest first, by keyset (created_at, id). */
-export async function listCanvasAudits(em: EntityManager, orgId: string, filter: CanvasAuditFilter | null | undefined, first?: number | null, after?: string | null) {
+export async function listCanvasAudits(
+  em: EntityManager,
+  orgId: string,
+  filter: CanvasAuditFilter | null | undefined,
+  first?: number | null,
+  after?: string | null,
+) {
   const f = filter ?? {};
   const episodeId = f.episodeId ? parseId('filter.episodeId', f.episodeId) : null;
   const type = f.canvasType ? canvasType('filter.canvasType', f.canvasType) : null;

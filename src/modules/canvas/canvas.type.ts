@@ -21,7 +21,9 @@ export class CanvasAudit {
   @Field(() => String, { nullable: true, description: 'The canvas instance (caller-defined).' })
   canvasId!: string | null;
 
-  @Field({ description: 'Canvas type: a built-in (generic docs email sheets orchestration terminal coding) or a custom lower-case identifier.' })
+  @Field({
+    description: 'Canvas type: a built-in (generic docs email sheets orchestration terminal coding) or a custom lower-case identifier.',
+  })
   canvasType!: string;
 
   @Field(() => String, { nullable: true, description: 'Component on the canvas, e.g. "line_chart".' })
@@ -72,14 +74,20 @@ export class CanvasTypeStats {
   @Field(() => Int, { description: 'SUBMIT actions.' })
   submits!: number;
 
-  @Field(() => Float, { nullable: true, description: 'Average seconds from a PRESENT to the next CLOSE or SUBMIT of the same canvas; null when none ended.' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Average seconds from a PRESENT to the next CLOSE or SUBMIT of the same canvas; null when none ended.',
+  })
   avgEngagementSeconds!: number | null;
 
   @Field(() => Float, { nullable: true, description: 'Average aggregate feedback score of the linked episodes that have one.' })
   avgFeedbackScore!: number | null;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'Canvas engagement patterns of one agent: which canvas types users close quickly, engage with, or submit.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'Canvas engagement patterns of one agent: which canvas types users close quickly, engage with, or submit.',
+})
 export class CanvasInsights {
   @Field(() => [CanvasTypeStats], { description: 'Statistics per canvas type.' })
   byType!: CanvasTypeStats[];

@@ -3,7 +3,11 @@
  * 0.6 when rejected, times 0.7 when the overall score is below 0.5. `ageDays` is fractional. The
  * SQL twin lives next to the forgetting job.
  */
-export function decayScore(input: { createdAt: Date; accepted: boolean | null; overallScore: number | null }, lambda: number, now: Date = new Date()): number {
+export function decayScore(
+  input: { createdAt: Date; accepted: boolean | null; overallScore: number | null },
+  lambda: number,
+  now: Date = new Date(),
+): number {
   const ageDays = Math.max(0, (now.getTime() - input.createdAt.getTime()) / 86_400_000);
   let score = Math.exp(-lambda * ageDays);
   if (input.accepted === false) score *= 0.6;

@@ -10,17 +10,29 @@ import { factsByEpisode, outputsByEpisode, segmentsByEpisode } from './episodes.
 @Resolver(() => Episode)
 export class EpisodeContextResolver {
   @FieldResolver(() => [Segment], { complexity: subListCost, description: 'The turns, by seq.' })
-  segments(@Root() ep: Episode, @Ctx() ctx: Context, @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number): Promise<Segment[]> {
+  segments(
+    @Root() ep: Episode,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
+  ): Promise<Segment[]> {
     return ctx.loaders.getFor(segmentsByEpisode, { limit: subListLimit(limit) }).load(ep.id);
   }
 
   @FieldResolver(() => [EpisodeOutput], { complexity: subListCost, description: 'What the episode produced, oldest first.' })
-  outputs(@Root() ep: Episode, @Ctx() ctx: Context, @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number): Promise<EpisodeOutput[]> {
+  outputs(
+    @Root() ep: Episode,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
+  ): Promise<EpisodeOutput[]> {
     return ctx.loaders.getFor(outputsByEpisode, { limit: subListLimit(limit) }).load(ep.id);
   }
 
   @FieldResolver(() => [Fact], { complexity: subListCost, description: 'The facts the episode used, in the order they were linked.' })
-  facts(@Root() ep: Episode, @Ctx() ctx: Context, @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number): Promise<Fact[]> {
+  facts(
+    @Root() ep: Episode,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
+  ): Promise<Fact[]> {
     return ctx.loaders.getFor(factsByEpisode, { limit: subListLimit(limit) }).load(ep.id);
   }
 }

@@ -15,7 +15,10 @@ import { FloatArrayType } from '../../db/float-array.type';
 @Index({ properties: ['orgId', 'topic', 'createdAt'] })
 @Index({ properties: ['orgId', 'intent'] })
 @Index({ properties: ['orgId', 'accepted', 'createdAt'] })
-@Index({ name: 'episodes_embedded', expression: `create index "episodes_embedded" on "episodes" ("org_id", "created_at") where "embedding" is not null` })
+@Index({
+  name: 'episodes_embedded',
+  expression: `create index "episodes_embedded" on "episodes" ("org_id", "created_at") where "embedding" is not null`,
+})
 export class Episode extends OrgOwned {
   @Property({ type: 'text' })
   agentId!: string;

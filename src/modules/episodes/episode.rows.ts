@@ -6,9 +6,27 @@ import type { Unqualified } from '../../db/typed-sql';
 
 /** The columns of `episodes` every read selects (alias `e`); the row type follows from them. */
 export const EPISODE_COLUMNS = [
-  'e.id', 'e.org_id', 'e.created_at', 'e.agent_id', 'e.session_id', 'e.title', 'e.task', 'e.intent', 'e.topic', 'e.blueprint',
-  'e.ended_at', 'e.execution_ids', 'e.generation_config', 'e.metadata', 'e.canvas_action_count', 'e.feedback_count',
-  'e.feedback_score_sum', 'e.feedback_score_count', 'e.overall_score', 'e.accepted', 'e.updated_at',
+  'e.id',
+  'e.org_id',
+  'e.created_at',
+  'e.agent_id',
+  'e.session_id',
+  'e.title',
+  'e.task',
+  'e.intent',
+  'e.topic',
+  'e.blueprint',
+  'e.ended_at',
+  'e.execution_ids',
+  'e.generation_config',
+  'e.metadata',
+  'e.canvas_action_count',
+  'e.feedback_count',
+  'e.feedback_score_sum',
+  'e.feedback_score_count',
+  'e.overall_score',
+  'e.accepted',
+  'e.updated_at',
 ] as const;
 
 export type EpisodeRow = Pick<Selectable<EpisodesTable>, Unqualified<(typeof EPISODE_COLUMNS)[number]>>;

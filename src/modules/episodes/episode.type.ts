@@ -42,7 +42,10 @@ export class Episode {
   @Field(() => Date, { nullable: true, description: 'When the episode ended, if known.' })
   endedAt!: Date | null;
 
-  @Field(() => [String], { complexity: listOf(MAX_EXECUTION_IDS), description: 'Execution ids of the runtime (e.g. workflow runs), at most 100.' })
+  @Field(() => [String], {
+    complexity: listOf(MAX_EXECUTION_IDS),
+    description: 'Execution ids of the runtime (e.g. workflow runs), at most 100.',
+  })
   executionIds!: string[];
 
   @Field(() => Int, { description: 'Number of canvas actions linked to the episode.' })

@@ -42,7 +42,10 @@ export class RecordEpisodeInput {
   @Field({ description: 'The agent that did it (<= 200 characters).' })
   agentId!: string;
 
-  @Field(() => String, { nullable: true, description: 'Conversation or run; same-session canvas actions and feedback without an episode are linked to this one.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Conversation or run; same-session canvas actions and feedback without an episode are linked to this one.',
+  })
   sessionId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Short title (<= 500 characters).' })
@@ -67,7 +70,10 @@ export class RecordEpisodeInput {
   @Field(() => Date, { nullable: true, description: 'When the episode ended.' })
   endedAt?: Date | null;
 
-  @Field(() => Boolean, { nullable: true, description: 'Importers: a verdict recorded with the episode (no JUDGEMENT feedback is written).' })
+  @Field(() => Boolean, {
+    nullable: true,
+    description: 'Importers: a verdict recorded with the episode (no JUDGEMENT feedback is written).',
+  })
   accepted?: boolean | null;
 
   @Field(() => Float, { nullable: true, description: 'Importers: overall score 0..1.' })
@@ -91,13 +97,19 @@ export class RecordEpisodeInput {
   @Field(() => [ID], { nullable: true, description: 'Facts used, by id (<= 500).' })
   factIds?: string[] | null;
 
-  @Field(() => [String], { nullable: true, description: 'Facts used, by external id; unknown ones become stub facts in the bank of the agent (<= 500).' })
+  @Field(() => [String], {
+    nullable: true,
+    description: 'Facts used, by external id; unknown ones become stub facts in the bank of the agent (<= 500).',
+  })
   factExternalIds?: string[] | null;
 
   @Field(() => Date, { nullable: true, description: 'When it happened (importers; at most 5 minutes in the future); default now.' })
   occurredAt?: Date | null;
 
-  @Field(() => String, { nullable: true, description: 'Repeat-safe key (<= 128 characters): a repeat within 24 h returns the first result.' })
+  @Field(() => String, {
+    nullable: true,
+    description: 'Repeat-safe key (<= 128 characters): a repeat within 24 h returns the first result.',
+  })
   idempotencyKey?: string | null;
 }
 
@@ -118,10 +130,16 @@ export class EpisodeFilter {
   @Field(() => Boolean, { nullable: true, description: 'Only judged accepted (true) or rejected (false).' })
   accepted?: boolean | null;
 
-  @Field(() => Float, { nullable: true, description: 'Aggregate feedback score at least this (episodes without scored feedback are left out).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Aggregate feedback score at least this (episodes without scored feedback are left out).',
+  })
   minFeedbackScore?: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'Aggregate feedback score at most this (episodes without scored feedback are left out).' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Aggregate feedback score at most this (episodes without scored feedback are left out).',
+  })
   maxFeedbackScore?: number | null;
 
   @Field(() => Date, { nullable: true, description: 'Created at or after this time.' })
@@ -139,7 +157,10 @@ export class EpisodeFilter {
   @Field(() => String, { nullable: true, description: 'With at least one canvas action of this canvas type.' })
   canvasType?: string | null;
 
-  @Field(() => CanvasActionEnum, { nullable: true, description: 'With at least one canvas action of this kind (and of `canvasType`, when given).' })
+  @Field(() => CanvasActionEnum, {
+    nullable: true,
+    description: 'With at least one canvas action of this kind (and of `canvasType`, when given).',
+  })
   canvasAction?: CanvasAction | null;
 
   @Field(() => ID, { nullable: true, description: 'That used this fact.' })

@@ -21,7 +21,12 @@ export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Seg
     const query = sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', limit).orderBy('s.episode_id').orderBy('s.seq');
     const found = await rows(em, query);
     return groupByEpisode(ids, found, (r): Segment => ({
-      id: r.id, episodeId: r.episode_id, seq: r.seq, role: r.role, content: r.content, tokenEstimate: r.token_estimate,
+      id: r.id,
+      episodeId: r.episode_id,
+      seq: r.seq,
+      role: r.role,
+      content: r.content,
+      tokenEstimate: r.token_estimate,
       createdAt: new Date(r.created_at),
     }));
   });

@@ -13,7 +13,10 @@ import { sql as raw } from 'kysely';
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;
-  const row = await firstRow(em, sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', orgId).where('e.id', '=', id.toLowerCase()));
+  const row = await firstRow(
+    em,
+    sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', orgId).where('e.id', '=', id.toLowerCase()),
+  );
   return row ? episodeFromRow(row) : null;
 }
 
@@ -32,7 +35,8 @@ function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefine
   if (max !== null) q = q.where(aggregateFeedbackScoreOf('e'), '<=', max);
   if (f.createdAfter) q = q.where('e.created_at', '>=', f.createdAfter.toISOString());
   if (f.createdBefore) q = q.where('e.created_at', '<', f.createdBefore.toISOString());
-  if (f.timeRange !== null && f.timeRange !== undefined) q = q.where('e.created_at', '>=', since(f.timeRange, `${field}.timeRange`).toISOString());
+  if (f.timeRange !== null && f.timeRange !== undefined)
+    q = q.where('e.created_at', '>=', since(f.timeRange, `${field}.timeRange`).toISOString());
   if (f.hasCanvas === true) q = q.where('e.canvas_action_count', '>', 0);
   if (f.hasCanvas === false) q = q.where('e.canvas_action_count', '=', 0);
   const type = f.canvasType ? canvasType(`${field}.canvasType`, f.canvasType) : null;
@@ -40,7 +44,8 @@ function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefine
   if (type !== null || action !== null) {
     q = q.where((eb) =>
       eb.exists(
-        eb.selectFrom('canvas_audits as c')
+        eb
+          .selectFrom('canvas_audits as c')
           .select(raw.lit(1).as('one'))
           .whereRef('c.org_id', '=', 'e.org_id')
           .whereRef('c.episode_id', '=', 'e.id')
@@ -52,14 +57,33 @@ function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefine
   if (f.factId) {
     const factId = parseId(`${field}.factId`, f.factId);
     q = q.where((eb) =>
-      eb.exists(eb.selectFrom('episode_facts as ef').select(raw.lit(1).as('one')).whereRef('ef.org_id', '=', 'e.org_id').whereRef('ef.episode_id', '=', 'e.id').where('ef.fact_id', '=', factId)),
+      eb.exists(
+        eb
+          .selectFrom('episode_facts as ef')
+          .select(raw.lit(1).as('one'))
+          .whereRef('ef.org_id', '=', 'e.org_id')
+          .whereRef('ef.episode_id', '=', 'e.id')
+          .where('ef.fact_id', '=', factId),
+      ),
     );
   }
   return q;
 }
 
 /** A page of episodes, newest first, by keyset (created_at, id). */
-export async function listEpisodes(em: EntityManager, orgId: string, filter: EpisodeFilter | null | undefined, first?: number | null, after?: string | null) {
+export async function listEpisodes(
+  em: EntityManager,
+  orgId: string,
+  filter: EpisodeFilter | null | undefined,
+  first?: number | null,
+  after?: string | null,
+) {
   const query = filteredEpisodes(orgId, filter).select(EPISODE_COLUMNS);
-  return keysetPage(em, query, { alias: 'e', sortColumn: 'created_at', first, after, toNodes: (rows: EpisodeRow[]) => rows.map(episodeFromRow) });
+  return keysetPage(em, query, {
+    alias: 'e',
+    sortColumn: 'created_at',
+    first,
+    after,
+    toNodes: (rows: EpisodeRow[]) => rows.map(episodeFromRow),
+  });
 }

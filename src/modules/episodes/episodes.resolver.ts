@@ -22,7 +22,10 @@ export class EpisodesResolver {
     return getEpisode(ctx.em, ctx.orgId, id);
   }
 
-  @Query(() => EpisodeConnection, { complexity: listCost(), description: 'Episodes, newest first, filtered; keyset pages of `first` (1..100).' })
+  @Query(() => EpisodeConnection, {
+    complexity: listCost(),
+    description: 'Episodes, newest first, filtered; keyset pages of `first` (1..100).',
+  })
   episodes(
     @Ctx() ctx: Context,
     @Arg('filter', () => EpisodeFilter, { nullable: true, description: 'Conditions that must all hold.' }) filter?: EpisodeFilter,
@@ -32,9 +35,15 @@ export class EpisodesResolver {
     return listEpisodes(ctx.em, ctx.orgId, filter, first, after);
   }
 
-  @Mutation(() => Episode, { description: 'Records an episode with its initial segments, outputs and facts; links same-session canvas actions and feedback that have no episode yet.' })
+  @Mutation(() => Episode, {
+    description:
+      'Records an episode with its initial segments, outputs and facts; links same-session canvas actions and feedback that have no episode yet.',
+  })
   @Authorized(CAN.agentWrite)
-  async recordEpisode(@Arg('input', () => RecordEpisodeInput, { description: 'The episode.' }) input: RecordEpisodeInput, @Ctx() ctx: Context): Promise<Episode> {
+  async recordEpisode(
+    @Arg('input', () => RecordEpisodeInput, { description: 'The episode.' }) input: RecordEpisodeInput,
+    @Ctx() ctx: Context,
+  ): Promise<Episode> {
     return mustGet(ctx, await episodes.recordEpisode(ctx.em, ctx.orgId, input));
   }
 
@@ -49,9 +58,14 @@ export class EpisodesResolver {
     return mustGet(ctx, await episodes.appendSegments(ctx.em, ctx.orgId, episodeId, segments, idempotencyKey));
   }
 
-  @Mutation(() => Episode, { description: 'Links canvas actions and feedback of the same agent and session that have no episode yet to this episode.' })
+  @Mutation(() => Episode, {
+    description: 'Links canvas actions and feedback of the same agent and session that have no episode yet to this episode.',
+  })
   @Authorized(CAN.agentWrite)
-  async linkSessionRecords(@Arg('episodeId', () => ID, { description: 'The episode.' }) episodeId: string, @Ctx() ctx: Context): Promise<Episode> {
+  async linkSessionRecords(
+    @Arg('episodeId', () => ID, { description: 'The episode.' }) episodeId: string,
+    @Ctx() ctx: Context,
+  ): Promise<Episode> {
     return mustGet(ctx, await episodes.linkSessionRecords(ctx.em, ctx.orgId, episodeId));
   }
 }

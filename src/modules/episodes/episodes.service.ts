@@ -28,7 +28,11 @@ export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: s
  * yet, and adds them to its counters in the same statement (records that arrived before their
  * episode are backfilled).
  */
-async function linkSession(tx: EntityManager, orgId: string, ep: { id: string; agent_id: string; session_id: string | null }): Promise<void> {
+async function linkSession(
+  tx: EntityManager,
+  orgId: string,
+  ep: { id: string; agent_id: string; session_id: string | null },
+): Promise<void> {
   if (!ep.session_id) return;
   const sessionId = ep.session_id;
   const link = sql
@@ -57,8 +61,17 @@ async function linkSession(tx: EntityManager, orgId: string, ep: { id: string; a
       canvas_action_count: raw<number>`canvas_action_count + ${eb.selectFrom('c').select(eb.fn.countAll<number>().as('n')).$asScalar()}`,
       ...feedbackCounterMoves({
         count: eb.selectFrom('f').select(eb.fn.countAll<number>().as('n')).$asScalar(),
-        sum: eb.fn.coalesce(eb.selectFrom('f').select((f) => f.fn.sum<number>('f.score').as('s')).$asScalar(), raw<number>`0`),
-        scored: eb.selectFrom('f').select((f) => f.fn.count<number>('f.score').as('n')).$asScalar(),
+        sum: eb.fn.coalesce(
+          eb
+            .selectFrom('f')
+            .select((f) => f.fn.sum<number>('f.score').as('s'))
+            .$asScalar(),
+          raw<number>`0`,
+        ),
+        scored: eb
+          .selectFrom('f')
+          .select((f) => f.fn.count<number>('f.score').as('n'))
+          .$asScalar(),
       }),
       updated_at: raw<string>`now()`,
     }))
@@ -70,12 +83,24 @@ async function linkSession(tx: EntityManager, orgId: string, ep: { id: string; a
 async function checkEmbeddingDimension(tx: EntityManager, orgId: string, emb: number[] | null | undefined): Promise<void> {
   if (!emb) return;
   const [row] = await rows(tx, episodeDimension(orgId));
-  if (row.dim !== null && row.dim !== emb.length) throw badInput('input.embedding', `embedding must have ${row.dim} numbers, like the other episodes of the organization`);
+  if (row.dim !== null && row.dim !== emb.length)
+    throw badInput('input.embedding', `embedding must have ${row.dim} numbers, like the other episodes of the organization`);
 }
 
-async function linkFacts(tx: EntityManager, orgId: string, episodeId: string, agentId: string, factIds: string[], externalIds: string[]): Promise<void> {
+async function linkFacts(
+  tx: EntityManager,
+  orgId: string,
+  episodeId: string,
+  agentId: string,
+  factIds: string[],
+  externalIds: string[],
+): Promise<void> {
   if (factIds.length > 0) {
-    const known = sql.selectFrom('facts').select('id').where('org_id', '=', orgId).where('id', '=', raw<string>`any(${factIds}::uuid[])`);
+    const known = sql
+      .selectFrom('facts')
+      .select('id')
+      .where('org_id', '=', orgId)
+      .where('id', '=', raw<string>`any(${factIds}::uuid[])`);
     const found = new Set((await rows(tx, known)).map((r) => r.id));
     const missing = factIds.findIndex((id) => !found.has(id));
     if (missing >= 0) throw notFound('fact', `input.factIds.${missing}`);
@@ -99,12 +124,14 @@ async function linkFacts(tx: EntityManager, orgId: string, episodeId: string, ag
     .selectFrom('facts')
     .select((eb) => [eb.val(episodeId).as('episode_id'), 'id', 'org_id', raw<string>`now()`.as('created_at')])
     .where('org_id', '=', orgId)
-    .where((eb) => eb.or([
-      eb('id', '=', raw<string>`any(${factIds}::uuid[])`),
-      eb('external_id', '=', raw<string>`any(${externalIds}::text[])`),
-    ]));
+    .where((eb) =>
+      eb.or([eb('id', '=', raw<string>`any(${factIds}::uuid[])`), eb('external_id', '=', raw<string>`any(${externalIds}::text[])`)]),
+    );
   const link = sql.insertInto('episode_facts').columns(['episode_id', 'fact_id', 'org_id', 'created_at']).expression(links);
-  await rows(tx, link.onConflict((oc) => oc.doNothing()));
+  await rows(
+    tx,
+    link.onConflict((oc) => oc.doNothing()),
+  );
 }
 
 /** Records an episode with its segments, outputs and facts; returns its id. */
@@ -116,15 +143,24 @@ export async function recordEpisode(em: EntityManager, orgId: string, input: Rec
     const episode = sql
       .insertInto('episodes')
       .values({
-        id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: c.createdAt.toISOString(), updated_at: raw<string>`now()`,
-        agent_id: input.agentId, session_id: input.sessionId ?? null, title: input.title ?? null, task: input.task ?? null,
-        intent: input.intent ?? null, topic: input.topic ?? null, blueprint: input.blueprint ?? null,
+        id: raw<string>`gen_random_uuid()`,
+        org_id: orgId,
+        created_at: c.createdAt.toISOString(),
+        updated_at: raw<string>`now()`,
+        agent_id: input.agentId,
+        session_id: input.sessionId ?? null,
+        title: input.title ?? null,
+        task: input.task ?? null,
+        intent: input.intent ?? null,
+        topic: input.topic ?? null,
+        blueprint: input.blueprint ?? null,
         ended_at: input.endedAt?.toISOString() ?? null,
         execution_ids: raw<string[]>`${input.executionIds ?? []}::text[]`,
         generation_config: raw<string | null>`${input.generationConfig ? JSON.stringify(input.generationConfig) : null}::jsonb`,
         metadata: raw<string | null>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
         embedding: raw<number[] | null>`${input.embedding ?? null}::double precision[]`,
-        overall_score: input.overallScore ?? null, accepted: input.accepted ?? null,
+        overall_score: input.overallScore ?? null,
+        accepted: input.accepted ?? null,
       })
       .returning(['id', 'agent_id', 'session_id']);
     const [ep] = await rows(tx, episode);
@@ -138,21 +174,38 @@ export async function recordEpisode(em: EntityManager, orgId: string, input: Rec
 }
 
 /** Appends turns after the last one; concurrent appends serialise on the episode row. */
-export async function appendSegments(em: EntityManager, orgId: string, episodeId: string, segments: SegmentInput[], idempotencyKey?: string | null): Promise<string> {
+export async function appendSegments(
+  em: EntityManager,
+  orgId: string,
+  episodeId: string,
+  segments: SegmentInput[],
+  idempotencyKey?: string | null,
+): Promise<string> {
   const checked = checkSegments('segments', segments);
   if (checked.length === 0) throw badInput('segments', 'segments must not be empty');
-  const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'appendSegments', input: { episodeId, segments } }, async (tx) => {
-    const ep = await lockEpisode(tx, orgId, episodeId, 'episodeId');
-    const last = sql
-      .selectFrom('episode_segments')
-      .select(raw<number>`coalesce(max(seq), 0) + 1`.as('next'))
-      .where('org_id', '=', orgId)
-      .where('episode_id', '=', ep.id);
-    const [{ next }] = await rows(tx, last);
-    await insertSegments(tx, orgId, ep.id, next, checked, new Date());
-    await rows(tx, sql.updateTable('episodes').set({ updated_at: raw<string>`now()` }).where('org_id', '=', orgId).where('id', '=', ep.id));
-    return { id: ep.id };
-  });
+  const { id } = await idempotent(
+    em,
+    { orgId, key: idempotencyKey, operation: 'appendSegments', input: { episodeId, segments } },
+    async (tx) => {
+      const ep = await lockEpisode(tx, orgId, episodeId, 'episodeId');
+      const last = sql
+        .selectFrom('episode_segments')
+        .select(raw<number>`coalesce(max(seq), 0) + 1`.as('next'))
+        .where('org_id', '=', orgId)
+        .where('episode_id', '=', ep.id);
+      const [{ next }] = await rows(tx, last);
+      await insertSegments(tx, orgId, ep.id, next, checked, new Date());
+      await rows(
+        tx,
+        sql
+          .updateTable('episodes')
+          .set({ updated_at: raw<string>`now()` })
+          .where('org_id', '=', orgId)
+          .where('id', '=', ep.id),
+      );
+      return { id: ep.id };
+    },
+  );
   return id;
 }
 

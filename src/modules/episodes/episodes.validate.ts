@@ -48,12 +48,19 @@ function checkOutputs(outputs: OutputInput[] | null | undefined): OutputRow[] {
   return list('input.outputs', outputs, 100).map((o, i) => {
     const f = `input.outputs.${i}`;
     text(`${f}.kind`, o.kind, 100, { required: true });
-    if (o.content === undefined || jsonBytes(o.content) > 64 * 1024) throw badInput(`${f}.content`, 'content must be JSON of at most 64 KB');
+    if (o.content === undefined || jsonBytes(o.content) > 64 * 1024)
+      throw badInput(`${f}.content`, 'content must be JSON of at most 64 KB');
     text(`${f}.difficulty`, o.difficulty, 50);
     numberIn(`${f}.qualityScore`, o.qualityScore, 0, 1);
     const round = o.regenerationRound ?? 0;
     if (!Number.isInteger(round) || round < 0) throw badInput(`${f}.regenerationRound`, 'regenerationRound must be an integer >= 0');
-    return { kind: o.kind, content: o.content, difficulty: o.difficulty ?? null, quality_score: o.qualityScore ?? null, regeneration_round: round };
+    return {
+      kind: o.kind,
+      content: o.content,
+      difficulty: o.difficulty ?? null,
+      quality_score: o.qualityScore ?? null,
+      regeneration_round: round,
+    };
   });
 }
 
@@ -75,14 +82,30 @@ export function checkRecordEpisode(input: RecordEpisodeInput): CheckedEpisode {
   text('input.intent', input.intent, 200);
   text('input.topic', input.topic, 200);
   text('input.blueprint', input.blueprint, 2_000);
-  list('input.executionIds', input.executionIds, MAX_EXECUTION_IDS).forEach((e, i) => text(`input.executionIds.${i}`, e, 200, { required: true }));
+  list('input.executionIds', input.executionIds, MAX_EXECUTION_IDS).forEach((e, i) =>
+    text(`input.executionIds.${i}`, e, 200, { required: true }),
+  );
   jsonObject('input.generationConfig', input.generationConfig);
   jsonObject('input.metadata', input.metadata);
   factEmbedding('input.embedding', input.embedding);
   numberIn('input.overallScore', input.overallScore, 0, 1);
   const createdAt = occurredAt(input.occurredAt, 'input.occurredAt');
-  if (input.endedAt && input.endedAt.getTime() < createdAt.getTime()) throw badInput('input.endedAt', 'endedAt must not be before the episode time');
+  if (input.endedAt && input.endedAt.getTime() < createdAt.getTime())
+    throw badInput('input.endedAt', 'endedAt must not be before the episode time');
   const factIds = [...new Set(list('input.factIds', input.factIds, 500).map((id, i) => parseId(`input.factIds.${i}`, id)))];
-  const factExternalIds = [...new Set(list('input.factExternalIds', input.factExternalIds, 500).map((e, i) => text(`input.factExternalIds.${i}`, e, 200, { required: true })!))];
-  return { input, createdAt, segments: checkSegments('input.segments', input.segments), outputs: checkOutputs(input.outputs), factIds, factExternalIds };
+  const factExternalIds = [
+    ...new Set(
+      list('input.factExternalIds', input.factExternalIds, 500).map((e, i) =>
+        text(`input.factExternalIds.${i}`, e, 200, { required: true })!,
+      ),
+    ),
+  ];
+  return {
+    input,
+    createdAt,
+    segments: checkSegments('input.segments', input.segments),
+    outputs: checkOutputs(input.outputs),
+    factIds,
+    factExternalIds,
+  };
 }

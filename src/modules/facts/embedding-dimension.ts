@@ -17,7 +17,8 @@ export interface DimensionUse {
  */
 export function factEmbedding(field: string, value: number[] | null | undefined): number[] | null {
   const v = embedding(field, value);
-  if (v && !Number.isFinite(sumOfSquares(v))) throw badInput(field, `${field} is too large: the sum of its squares must be a finite number`);
+  if (v && !Number.isFinite(sumOfSquares(v)))
+    throw badInput(field, `${field} is too large: the sum of its squares must be a finite number`);
   return v;
 }
 
@@ -47,5 +48,6 @@ export async function checkDimensions(tx: EntityManager, orgId: string, uses: Di
   );
   const dim = await orgDimension(tx, orgId);
   const bad = uses.find((u) => u.length !== dim);
-  if (bad) throw badInput(bad.field, `${bad.field} must have ${dim} numbers, the embedding dimension of this organization (got ${bad.length})`);
+  if (bad)
+    throw badInput(bad.field, `${bad.field} must have ${dim} numbers, the embedding dimension of this organization (got ${bad.length})`);
 }

@@ -7,8 +7,24 @@ import { Fact } from './fact.type';
 
 /** The columns of `facts` but the embedding (alias `f`), for reads that take it in binary form. */
 export const FACT_COLUMNS_BUT_EMBEDDING = [
-  'f.id', 'f.org_id', 'f.created_at', 'f.bank_id', 'f.text', 'f.kind', 'f.external_id', 'f.scope', 'f.key', 'f.value',
-  'f.status', 'f.confidence', 'f.support_count', 'f.usefulness', 'f.signal_count', 'f.last_signal_at', 'f.last_used_at', 'f.updated_at',
+  'f.id',
+  'f.org_id',
+  'f.created_at',
+  'f.bank_id',
+  'f.text',
+  'f.kind',
+  'f.external_id',
+  'f.scope',
+  'f.key',
+  'f.value',
+  'f.status',
+  'f.confidence',
+  'f.support_count',
+  'f.usefulness',
+  'f.signal_count',
+  'f.last_signal_at',
+  'f.last_used_at',
+  'f.updated_at',
 ] as const;
 
 /** The columns of `facts` every read selects (alias `f`); the row type follows from them. */

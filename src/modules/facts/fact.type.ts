@@ -17,7 +17,10 @@ registerEnumType(FactStatus, {
   },
 });
 
-@ObjectType({ simpleResolvers: true, description: 'A fact of a memory bank, with its usefulness learned from signals. Mappings are facts in bank `mappings`.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'A fact of a memory bank, with its usefulness learned from signals. Mappings are facts in bank `mappings`.',
+})
 export class Fact {
   @Field(() => ID, { description: 'Server-generated id.' })
   id!: string;

@@ -50,7 +50,10 @@ export class FactInput {
   @Field(() => String, { nullable: true, description: 'Your id for the fact (unique per organization); without it a new fact is created.' })
   externalId?: string | null;
 
-  @Field(() => [Float], { nullable: true, description: "Embedding; its dimension must match the organization's other fact embeddings. Kept when omitted on an update." })
+  @Field(() => [Float], {
+    nullable: true,
+    description: "Embedding; its dimension must match the organization's other fact embeddings. Kept when omitted on an update.",
+  })
   embedding?: number[] | null;
 
   @Field(() => String, { nullable: true, description: 'Mappings: the scope; kept when omitted on an update.' })
@@ -92,7 +95,10 @@ export class RecallInput {
   @Field({ description: 'The question (non-empty).' })
   query!: string;
 
-  @Field(() => [Float], { nullable: true, description: 'Embedding of the query, for cosine similarity with fact embeddings and query contexts.' })
+  @Field(() => [Float], {
+    nullable: true,
+    description: 'Embedding of the query, for cosine similarity with fact embeddings and query contexts.',
+  })
   queryEmbedding?: number[] | null;
 
   @Field(() => Int, { defaultValue: 10, description: 'How many facts to return, 1..100.' })

@@ -28,7 +28,8 @@ export class FactsResolver {
 
   @Query(() => [FailedFact], {
     complexity: listCost(10),
-    description: 'Facts ranked by how many rejected episodes used them (most first).' })
+    description: 'Facts ranked by how many rejected episodes used them (most first).',
+  })
   async failedFacts(
     @Arg('topN', () => Int, { defaultValue: 10, description: 'How many facts, 1..100.' }) topN: number,
     @Ctx() ctx: Context,
@@ -36,11 +37,18 @@ export class FactsResolver {
     return facts.failedFacts(ctx.em, ctx.orgId, topN);
   }
 
-  @Mutation(() => [Fact], { complexity: listPerInput('inputs'), description: 'Creates facts, or updates the fact with the same externalId (fields left out keep their value). Returns them in input order.' })
+  @Mutation(() => [Fact], {
+    complexity: listPerInput('inputs'),
+    description:
+      'Creates facts, or updates the fact with the same externalId (fields left out keep their value). Returns them in input order.',
+  })
   @Authorized(CAN.agentWrite)
   async upsertFacts(
     @Arg('inputs', () => [FactInput], { description: 'The facts, at most 500.' }) inputs: FactInput[],
-    @Arg('idempotencyKey', () => String, { nullable: true, description: 'A repeat with this key within 24 h returns the first result and writes nothing.' })
+    @Arg('idempotencyKey', () => String, {
+      nullable: true,
+      description: 'A repeat with this key within 24 h returns the first result and writes nothing.',
+    })
     idempotencyKey: string | null,
     @Ctx() ctx: Context,
   ): Promise<Fact[]> {

@@ -25,7 +25,13 @@ export async function getFact(em: EntityManager, orgId: string, id: string): Pro
 }
 
 /** A keyset page of facts, newest first (`created_at desc, id desc`). */
-export async function listFacts(em: EntityManager, orgId: string, filter: FactFilter | null | undefined, first: number | null | undefined, after: string | null | undefined) {
+export async function listFacts(
+  em: EntityManager,
+  orgId: string,
+  filter: FactFilter | null | undefined,
+  first: number | null | undefined,
+  after: string | null | undefined,
+) {
   const checked = (field: string, value: string | null | undefined) =>
     value === null || value === undefined ? null : text(`filter.${field}`, value, LONG);
   const bankId = checked('bankId', filter?.bankId);
@@ -104,10 +110,22 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
     .insertInto('facts')
     .columns(['id', 'org_id', 'created_at', 'updated_at', 'bank_id', 'text', 'kind', 'external_id', 'embedding', 'scope', 'key', 'value'])
     .expression(
-      sql.selectFrom(x).select([
-        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), now.as('created_at'), now.as('updated_at'),
-        'x.bank_id', 'x.text', 'x.kind', 'x.external_id', float8ArrayOfJson(raw.ref('x.embedding')).as('embedding'), 'x.scope', 'x.key', 'x.value',
-      ]),
+      sql
+        .selectFrom(x)
+        .select([
+          'x.id',
+          raw<string>`${orgId}::uuid`.as('org_id'),
+          now.as('created_at'),
+          now.as('updated_at'),
+          'x.bank_id',
+          'x.text',
+          'x.kind',
+          'x.external_id',
+          float8ArrayOfJson(raw.ref('x.embedding')).as('embedding'),
+          'x.scope',
+          'x.key',
+          'x.value',
+        ]),
     )
     .onConflict((oc) =>
       oc.columns(['org_id', 'external_id']).doUpdateSet((eb) => ({
@@ -129,7 +147,12 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
  * gets its text). Fields left out of an update keep their value. One set-based statement.
  * Returns the ids in input order.
  */
-export async function upsertFacts(em: EntityManager, orgId: string, inputs: FactInput[], idempotencyKey?: string | null): Promise<string[]> {
+export async function upsertFacts(
+  em: EntityManager,
+  orgId: string,
+  inputs: FactInput[],
+  idempotencyKey?: string | null,
+): Promise<string[]> {
   const rows = validateUpsert(inputs);
   if (rows.length === 0) return [];
   return idempotent(em, { orgId, key: idempotencyKey, operation: 'upsertFacts', input: inputs }, async (tx) => {
@@ -180,4 +203,3 @@ export async function failedFacts(em: EntityManager, orgId: string, topN: number
   const now = new Date();
   return rows.map((r) => ({ fact: factFromRow(r, now), rejectedEpisodeCount: Number(r.rejected) }));
 }
-

@@ -48,7 +48,9 @@ export class RecalledFact {
   @Field(() => UsefulnessSource, { description: 'Whether usefulnessScore is a query-context or the global score.' })
   usefulnessSource!: UsefulnessSource;
 
-  @Field(() => Float, { description: '(1 - usefulnessWeight) * semanticScore + usefulnessWeight * usefulnessScore when boosting, else semanticScore.' })
+  @Field(() => Float, {
+    description: '(1 - usefulnessWeight) * semanticScore + usefulnessWeight * usefulnessScore when boosting, else semanticScore.',
+  })
   finalScore!: number;
 }
 

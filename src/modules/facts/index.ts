@@ -1,7 +1,11 @@
 import { Fact as FactEntity } from './fact.entity';
 import { FactsResolver } from './facts.resolver';
 import { RecallResolver } from './recall.resolver';
-import { FactEmbeddingDimension as FactEmbeddingDimensionEntity, FactQueryContext as FactQueryContextEntity, FactSignal as FactSignalEntity } from './signal.entity';
+import {
+  FactEmbeddingDimension as FactEmbeddingDimensionEntity,
+  FactQueryContext as FactQueryContextEntity,
+  FactSignal as FactSignalEntity,
+} from './signal.entity';
 import { SignalsResolver } from './signals.resolver';
 
 export const factEntities = [FactEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];

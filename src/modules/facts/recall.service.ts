@@ -143,11 +143,22 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null, cand
  * the candidates, ranked here when the bank has no facts without an embedding, else by PostgreSQL
  * with the facts it ranks by text; without the index PostgreSQL ranks the whole bank.
  */
-export async function recall(em: EntityManager, orgId: string, input: RecallInput, index: FactIndex | null = null): Promise<RecalledFact[]> {
+export async function recall(
+  em: EntityManager,
+  orgId: string,
+  input: RecallInput,
+  index: FactIndex | null = null,
+): Promise<RecalledFact[]> {
   const p = validateRecall(input);
   let qe = p.queryEmbedding;
   let candidates: string[] | null = null;
-  const candidateQuery = (embedding: number[]) => ({ ...p, embedding, normSq: sumOfSquares(embedding), normalizedQuery: normalizeQuery(p.query), nowMs: Date.now() });
+  const candidateQuery = (embedding: number[]) => ({
+    ...p,
+    embedding,
+    normSq: sumOfSquares(embedding),
+    normalizedQuery: normalizeQuery(p.query),
+    nowMs: Date.now(),
+  });
   // a bank held while nothing is catching up: rank and read the change log in one statement
   const held = qe && index ? index.held(orgId, p.bankId) : null;
   if (qe && held && held.dimension === qe.length && held.bank.textOnly.size === 0) {
@@ -156,9 +167,13 @@ export async function recall(em: EntityManager, orgId: string, input: RecallInpu
     if (answer) return answer;
   }
   if (qe) {
-    const { dimension: dim, bank } = index ? await index.prepare(em, orgId, p.bankId) : { dimension: await orgDimension(em, orgId), bank: null };
-    if (dim !== null && dim !== qe.length) throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
-    if (dim === null) qe = null; // no fact or query context has an embedding yet
+    const { dimension: dim, bank } = index
+      ? await index.prepare(em, orgId, p.bankId)
+      : { dimension: await orgDimension(em, orgId), bank: null };
+    if (dim !== null && dim !== qe.length)
+      throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
+    if (dim === null)
+      qe = null; // no fact or query context has an embedding yet
     else if (bank) {
       candidates = candidateIds(bank, candidateQuery(qe));
       // a bank whose facts all have embeddings needs no text similarity: its candidates are ranked here

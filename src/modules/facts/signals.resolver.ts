@@ -11,12 +11,16 @@ import { submitSignals } from './signals.service';
 export class SignalsResolver {
   @Mutation(() => [Fact], {
     complexity: listPerInput('signals'),
-    description: 'Records how useful recalled facts were (at most 500 signals; one invalid signal refuses the batch). Returns each signalled fact once, with its new score.',
+    description:
+      'Records how useful recalled facts were (at most 500 signals; one invalid signal refuses the batch). Returns each signalled fact once, with its new score.',
   })
   @Authorized(CAN.agentWrite)
   async submitSignals(
     @Arg('signals', () => [SignalInput], { description: 'The signals, applied in order.' }) signals: SignalInput[],
-    @Arg('idempotencyKey', () => String, { nullable: true, description: 'A repeat with this key within 24 h returns the first result and writes nothing.' })
+    @Arg('idempotencyKey', () => String, {
+      nullable: true,
+      description: 'A repeat with this key within 24 h returns the first result and writes nothing.',
+    })
     idempotencyKey: string | null,
     @Ctx() ctx: Context,
   ): Promise<Fact[]> {

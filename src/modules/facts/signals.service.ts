@@ -72,12 +72,19 @@ function insertContexts(orgId: string, created: NewContext[]) {
     .insertInto('fact_query_contexts')
     .columns(['id', 'org_id', 'created_at', 'fact_id', 'query', 'normalized_query', 'query_embedding', 'usefulness', 'signal_count'])
     .expression(
-      sql.selectFrom(x).select([
-        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), raw<string>`now()`.as('created_at'), 'x.fact_id', 'x.query', 'x.normalized_query',
-        float8ArrayOfJson(raw.ref('x.query_embedding')).as('query_embedding'),
-        raw<number>`0.5`.as('usefulness'),
-        raw<number>`0`.as('signal_count'),
-      ]),
+      sql
+        .selectFrom(x)
+        .select([
+          'x.id',
+          raw<string>`${orgId}::uuid`.as('org_id'),
+          raw<string>`now()`.as('created_at'),
+          'x.fact_id',
+          'x.query',
+          'x.normalized_query',
+          float8ArrayOfJson(raw.ref('x.query_embedding')).as('query_embedding'),
+          raw<number>`0.5`.as('usefulness'),
+          raw<number>`0`.as('signal_count'),
+        ]),
     );
 }
 
@@ -89,12 +96,21 @@ function insertSignals(orgId: string, actorId: string | null, signals: NewSignal
     .insertInto('fact_signals')
     .columns(['id', 'org_id', 'created_at', 'fact_id', 'context_id', 'signal_type', 'confidence', 'delta', 'query', 'context', 'actor_id'])
     .expression(
-      sql.selectFrom(x).select([
-        'x.id', raw<string>`${orgId}::uuid`.as('org_id'), raw<string>`now()`.as('created_at'),
-        'x.fact_id', 'x.context_id', 'x.signal_type', 'x.confidence',
-        raw<number>`${raw.raw(sqlSignalDelta('x.signal_type', 'x.confidence'))}`.as('delta'),
-        'x.query', 'x.context', raw<string | null>`${actorId}::uuid`.as('actor_id'),
-      ]),
+      sql
+        .selectFrom(x)
+        .select([
+          'x.id',
+          raw<string>`${orgId}::uuid`.as('org_id'),
+          raw<string>`now()`.as('created_at'),
+          'x.fact_id',
+          'x.context_id',
+          'x.signal_type',
+          'x.confidence',
+          raw<number>`${raw.raw(sqlSignalDelta('x.signal_type', 'x.confidence'))}`.as('delta'),
+          'x.query',
+          'x.context',
+          raw<string | null>`${actorId}::uuid`.as('actor_id'),
+        ]),
     );
 }
 
@@ -118,7 +134,13 @@ function assignContexts(signals: Signal[], stored: StoredContext[]) {
     const fresh = { id: randomUUID(), normalizedQuery: s.normalizedQuery, queryEmbedding: s.queryEmbedding };
     list.push(fresh);
     byFact.set(s.factId, list);
-    created.push({ id: fresh.id, fact_id: s.factId, query: s.query, normalized_query: s.normalizedQuery, query_embedding: s.queryEmbedding });
+    created.push({
+      id: fresh.id,
+      fact_id: s.factId,
+      query: s.query,
+      normalized_query: s.normalizedQuery,
+      query_embedding: s.queryEmbedding,
+    });
     return fresh.id;
   });
   return { contextIds, created };
@@ -129,7 +151,13 @@ function assignContexts(signals: Signal[], stored: StoredContext[]) {
  * concurrent batches cannot deadlock); every score change is computed by PostgreSQL from the
  * locked row, signal after signal in input order. Returns the distinct fact ids in input order.
  */
-export async function submitSignals(em: EntityManager, orgId: string, actorId: string | null, input: SignalInput[], idempotencyKey?: string | null): Promise<string[]> {
+export async function submitSignals(
+  em: EntityManager,
+  orgId: string,
+  actorId: string | null,
+  input: SignalInput[],
+  idempotencyKey?: string | null,
+): Promise<string[]> {
   const signals = validateSignals(input);
   if (signals.length === 0) return [];
   const factIds = [...new Set(signals.map((s) => s.factId))];
@@ -158,8 +186,22 @@ export async function submitSignals(em: EntityManager, orgId: string, actorId: s
     if (created.length) await runRows(tx, insertContexts(orgId, created));
     const steps = (target: (s: Signal, i: number) => string): SignalStep[] =>
       signals.map((s, i) => ({ target: target(s, i), ord: i, signal_type: s.signalType, confidence: s.confidence }));
-    await templateRows(tx, applyInOrder('facts', orgId, steps((s) => s.factId)));
-    await templateRows(tx, applyInOrder('fact_query_contexts', orgId, steps((_s, i) => contextIds[i])));
+    await templateRows(
+      tx,
+      applyInOrder(
+        'facts',
+        orgId,
+        steps((s) => s.factId),
+      ),
+    );
+    await templateRows(
+      tx,
+      applyInOrder(
+        'fact_query_contexts',
+        orgId,
+        steps((_s, i) => contextIds[i]),
+      ),
+    );
     const records = signals.map((s, i) => ({
       id: randomUUID(),
       fact_id: s.factId,

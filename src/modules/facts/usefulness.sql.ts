@@ -75,7 +75,10 @@ export function cosineWith(col: string, normSqCol: string, q: readonly number[])
   const c = raw.ref(col);
   const dot =
     q.length <= INLINE_DIMENSIONS
-      ? raw.join(q.map((x, i) => raw`${c}[${raw.raw(String(i + 1))}] * ${x}::float8`), raw` + `)
+      ? raw.join(
+          q.map((x, i) => raw`${c}[${raw.raw(String(i + 1))}] * ${x}::float8`),
+          raw` + `,
+        )
       : raw`(SELECT sum(x * y) FROM (SELECT unnest(${c}) AS x, unnest(${[...q]}::float8[]) AS y) AS u)`;
   const n = raw.ref(normSqCol);
   return raw<number>`(CASE WHEN ${n} = 0 THEN 0.0::float8 ELSE (${dot}) / sqrt(${n} * ${qNormSq}::float8) END)`;
@@ -85,7 +88,12 @@ export function cosineWith(col: string, normSqCol: string, q: readonly number[])
 export const semanticFromCosineOf = (c: Expression<number>): RawBuilder<number> => raw<number>`greatest(0.0::float8, ${c})`;
 
 /** `sqlFinalScore` of built expressions, the weight bound. */
-export const finalScoreOf = (semantic: Expression<number>, usefulness: Expression<number>, weight: number, boost: boolean): RawBuilder<number> =>
+export const finalScoreOf = (
+  semantic: Expression<number>,
+  usefulness: Expression<number>,
+  weight: number,
+  boost: boolean,
+): RawBuilder<number> =>
   boost ? raw<number>`((1.0::float8 - ${weight}::float8) * ${semantic} + ${weight}::float8 * ${usefulness})` : raw<number>`${semantic}`;
 
 /** `sqlUsefulnessAt` of the `usefulness` and `last_signal_at` columns of the row `alias`, decayed to now. */

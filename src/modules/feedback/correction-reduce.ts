@@ -11,7 +11,9 @@ const cut = (v: unknown): unknown => (typeof v === 'string' && v.length > 500 ? 
  */
 export function reduceCorrection(before: Json, after: Json, meta: Json | null): { before: Json; after: Json; meta: Json | null } | null {
   if (jsonBytes(before) <= KB10 && jsonBytes(after) <= KB10) return { before, after, meta };
-  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter((k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]));
+  const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].filter(
+    (k) => JSON.stringify(before[k]) !== JSON.stringify(after[k]),
+  );
   const pick = (o: Json) => Object.fromEntries(keys.filter((k) => k in o).map((k) => [k, cut(o[k])]));
   const reduced = { before: pick(before), after: pick(after), meta: { ...(meta ?? {}), reduced: true } };
   return jsonBytes(reduced.before) <= KB10 && jsonBytes(reduced.after) <= KB10 ? reduced : null;

@@ -76,7 +76,12 @@ export class Feedback extends OrgOwned {
    * top-level key whose value differs between `before` and `after`); computed by PostgreSQL when
    * the row is written (function `feedback_changed_fields`, defined by the migration)
    */
-  @Property({ type: ArrayType, columnType: 'text[]', nullable: true, generated: '(feedback_changed_fields(feedback_type, event_type, before, after)) stored' })
+  @Property({
+    type: ArrayType,
+    columnType: 'text[]',
+    nullable: true,
+    generated: '(feedback_changed_fields(feedback_type, event_type, before, after)) stored',
+  })
   changedFields: string[] | null = null;
 
   @Property({ type: 'jsonb', nullable: true })

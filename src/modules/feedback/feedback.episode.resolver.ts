@@ -13,11 +13,20 @@ import { Feedback, FeedbackTypeEnum } from './feedback.type';
 @Resolver(() => Episode)
 export class FeedbackEpisodeResolver {
   @FieldResolver(() => [ID], { complexity: subListCost, description: 'Ids of all feedback linked to the episode, oldest first.' })
-  async feedbackIds(@Root() ep: Episode, @Ctx() ctx: Context, @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number): Promise<string[]> {
-    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: subListLimit(limit), detail: false }).load(ep.id)).map((f) => f.id);
+  async feedbackIds(
+    @Root() ep: Episode,
+    @Ctx() ctx: Context,
+    @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
+  ): Promise<string[]> {
+    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: subListLimit(limit), detail: false }).load(ep.id)).map(
+      (f) => f.id,
+    );
   }
 
-  @FieldResolver(() => [Feedback], { complexity: subListCost, description: 'Feedback linked to the episode, oldest first, optionally of some types.' })
+  @FieldResolver(() => [Feedback], {
+    complexity: subListCost,
+    description: 'Feedback linked to the episode, oldest first, optionally of some types.',
+  })
   feedbackContext(
     @Root() ep: Episode,
     @Ctx() ctx: Context,
@@ -25,7 +34,11 @@ export class FeedbackEpisodeResolver {
     @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) types?: FeedbackType[],
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<Feedback[]> {
-    const args = { types: types?.length ? [...types].sort() : null, limit: subListLimit(limit), detail: selectsAny(info, FEEDBACK_DETAIL_FIELDS) };
+    const args = {
+      types: types?.length ? [...types].sort() : null,
+      limit: subListLimit(limit),
+      detail: selectsAny(info, FEEDBACK_DETAIL_FIELDS),
+    };
     return ctx.loaders.getFor(feedbackByEpisode, args).load(ep.id);
   }
 }

@@ -63,7 +63,7 @@ export class CorrectionInput {
   @Field(() => String, { nullable: true, description: 'The execution.' })
   executionId?: string | null;
 
-  @Field(() => String, { nullable: true, description: "The document; its recorded layout fingerprint is taken." })
+  @Field(() => String, { nullable: true, description: 'The document; its recorded layout fingerprint is taken.' })
   documentId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'Layout fingerprint (64 lower-case hex) when the document has none recorded.' })

@@ -21,7 +21,13 @@ export async function getFeedback(em: EntityManager, orgId: string, id: string):
 }
 
 /** A page of feedback, newest first, by keyset (created_at, id). */
-export async function listFeedback(em: EntityManager, orgId: string, filter: FeedbackFilter | null | undefined, first?: number | null, after?: string | null) {
+export async function listFeedback(
+  em: EntityManager,
+  orgId: string,
+  filter: FeedbackFilter | null | undefined,
+  first?: number | null,
+  after?: string | null,
+) {
   const f = filter ?? {};
   let q = sql.selectFrom('feedback as fb').select(FEEDBACK_COLUMNS).where('fb.org_id', '=', orgId);
   if (f.episodeId) q = q.where('fb.episode_id', '=', parseId('filter.episodeId', f.episodeId));
@@ -38,7 +44,14 @@ export async function listFeedback(em: EntityManager, orgId: string, filter: Fee
 }
 
 /** Episodes of an agent whose aggregate feedback is at least `minFeedbackScore`, newest first. */
-export async function feedbackEpisodes(em: EntityManager, orgId: string, agentId: string, minFeedbackScore: number, timeRange: string, limit: number): Promise<Episode[]> {
+export async function feedbackEpisodes(
+  em: EntityManager,
+  orgId: string,
+  agentId: string,
+  minFeedbackScore: number,
+  timeRange: string,
+  limit: number,
+): Promise<Episode[]> {
   numberIn('minFeedbackScore', minFeedbackScore, -1, 1);
   const n = checkLimit(limit, 10);
   const found = await rows(

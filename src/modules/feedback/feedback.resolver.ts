@@ -23,30 +23,53 @@ async function mustFeedback(ctx: Context, id: string): Promise<Feedback> {
 
 @Resolver()
 export class FeedbackResolver {
-  @Mutation(() => FeedbackResult, { description: "Records a thumb, a rating or free-text corrections; returns it with the episode's updated aggregate." })
+  @Mutation(() => FeedbackResult, {
+    description: "Records a thumb, a rating or free-text corrections; returns it with the episode's updated aggregate.",
+  })
   @Authorized(CAN.feedbackWrite)
-  async submitFeedback(@Arg('input', () => SubmitFeedbackInput, { description: 'The feedback.' }) input: SubmitFeedbackInput, @Ctx() ctx: Context): Promise<FeedbackResult> {
+  async submitFeedback(
+    @Arg('input', () => SubmitFeedbackInput, { description: 'The feedback.' }) input: SubmitFeedbackInput,
+    @Ctx() ctx: Context,
+  ): Promise<FeedbackResult> {
     const w = await submitFeedback(ctx.em, ctx.services.bus, actor(ctx), input);
     // the write read its rows back; a replay (idempotency key) loads them as they are now
-    if (w.rows) return Object.assign(new FeedbackResult(), { feedback: feedbackFromRow(w.rows.feedback), episode: w.rows.episode && episodeFromRow(w.rows.episode) });
-    return Object.assign(new FeedbackResult(), { feedback: await mustFeedback(ctx, w.feedbackId), episode: w.episodeId ? await getEpisode(ctx.em, ctx.orgId, w.episodeId) : null });
+    if (w.rows)
+      return Object.assign(new FeedbackResult(), {
+        feedback: feedbackFromRow(w.rows.feedback),
+        episode: w.rows.episode && episodeFromRow(w.rows.episode),
+      });
+    return Object.assign(new FeedbackResult(), {
+      feedback: await mustFeedback(ctx, w.feedbackId),
+      episode: w.episodeId ? await getEpisode(ctx.em, ctx.orgId, w.episodeId) : null,
+    });
   }
 
-  @Mutation(() => Feedback, { description: 'Records an operator correction (type CORRECTION); before/after over 10 KB are reduced to the changed keys.' })
+  @Mutation(() => Feedback, {
+    description: 'Records an operator correction (type CORRECTION); before/after over 10 KB are reduced to the changed keys.',
+  })
   @Authorized(CAN.feedbackWrite)
-  async recordCorrection(@Arg('input', () => CorrectionInput, { description: 'The correction.' }) input: CorrectionInput, @Ctx() ctx: Context): Promise<Feedback> {
+  async recordCorrection(
+    @Arg('input', () => CorrectionInput, { description: 'The correction.' }) input: CorrectionInput,
+    @Ctx() ctx: Context,
+  ): Promise<Feedback> {
     return mustFeedback(ctx, (await recordCorrection(ctx.em, ctx.services.bus, actor(ctx), input)).feedbackId);
   }
 
   @Mutation(() => Episode, { description: "Records a judge's verdict: accepted, overall score, output updates, and a JUDGEMENT feedback." })
   @Authorized(CAN.feedbackWrite)
-  async judgeEpisode(@Arg('input', () => JudgeEpisodeInput, { description: 'The verdict.' }) input: JudgeEpisodeInput, @Ctx() ctx: Context): Promise<Episode> {
+  async judgeEpisode(
+    @Arg('input', () => JudgeEpisodeInput, { description: 'The verdict.' }) input: JudgeEpisodeInput,
+    @Ctx() ctx: Context,
+  ): Promise<Episode> {
     const ep = await getEpisode(ctx.em, ctx.orgId, await judgeEpisode(ctx.em, ctx.services.bus, actor(ctx), input));
     if (!ep) throw notFound('episode', 'input.episodeId');
     return ep;
   }
 
-  @Query(() => FeedbackConnection, { complexity: listCost(), description: 'Feedback, newest first, filtered; keyset pages of `first` (1..100).' })
+  @Query(() => FeedbackConnection, {
+    complexity: listCost(),
+    description: 'Feedback, newest first, filtered; keyset pages of `first` (1..100).',
+  })
   feedback(
     @Ctx() ctx: Context,
     @Arg('filter', () => FeedbackFilter, { nullable: true, description: 'Conditions that must all hold.' }) filter?: FeedbackFilter,
@@ -56,7 +79,10 @@ export class FeedbackResolver {
     return listFeedback(ctx.em, ctx.orgId, filter, first, after);
   }
 
-  @Query(() => [Episode], { complexity: listCost(10), description: 'Episodes of an agent whose aggregate feedback is at least `minFeedbackScore`, newest first.' })
+  @Query(() => [Episode], {
+    complexity: listCost(10),
+    description: 'Episodes of an agent whose aggregate feedback is at least `minFeedbackScore`, newest first.',
+  })
   feedbackEpisodes(
     @Arg('agentId', { description: 'The agent.' }) agentId: string,
     @Ctx() ctx: Context,

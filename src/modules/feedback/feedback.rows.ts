@@ -7,9 +7,28 @@ import { Feedback } from './feedback.type';
 
 /** The columns of `feedback` every read returns, unqualified (what an insert returns). */
 export const FEEDBACK_COLUMN_NAMES = [
-  'id', 'episode_id', 'agent_id', 'session_id', 'execution_id', 'actor_id', 'actor_user_id', 'feedback_type',
-  'rating', 'score', 'corrections', 'event_type', 'entity_type', 'entity_id', 'document_id', 'layout_fingerprint',
-  'before', 'after', 'meta', 'accepted', 'reason', 'created_at',
+  'id',
+  'episode_id',
+  'agent_id',
+  'session_id',
+  'execution_id',
+  'actor_id',
+  'actor_user_id',
+  'feedback_type',
+  'rating',
+  'score',
+  'corrections',
+  'event_type',
+  'entity_type',
+  'entity_id',
+  'document_id',
+  'layout_fingerprint',
+  'before',
+  'after',
+  'meta',
+  'accepted',
+  'reason',
+  'created_at',
 ] as const;
 
 type Names = typeof FEEDBACK_COLUMN_NAMES;
@@ -23,10 +42,28 @@ export const FEEDBACK_DETAIL_FIELDS = ['corrections', 'before', 'after', 'meta']
 
 /** FEEDBACK_COLUMNS with the large ones (free text, before / after / meta JSON) read as NULL, in the same order. */
 const FEEDBACK_BRIEF_SELECTION = [
-  'fb.id', 'fb.episode_id', 'fb.agent_id', 'fb.session_id', 'fb.execution_id', 'fb.actor_id', 'fb.actor_user_id', 'fb.feedback_type',
-  'fb.rating', 'fb.score', briefColumn('corrections', 'text'), 'fb.event_type', 'fb.entity_type', 'fb.entity_id', 'fb.document_id',
-  'fb.layout_fingerprint', briefColumn('before', 'jsonb'), briefColumn('after', 'jsonb'), briefColumn('meta', 'jsonb'),
-  'fb.accepted', 'fb.reason', 'fb.created_at',
+  'fb.id',
+  'fb.episode_id',
+  'fb.agent_id',
+  'fb.session_id',
+  'fb.execution_id',
+  'fb.actor_id',
+  'fb.actor_user_id',
+  'fb.feedback_type',
+  'fb.rating',
+  'fb.score',
+  briefColumn('corrections', 'text'),
+  'fb.event_type',
+  'fb.entity_type',
+  'fb.entity_id',
+  'fb.document_id',
+  'fb.layout_fingerprint',
+  briefColumn('before', 'jsonb'),
+  briefColumn('after', 'jsonb'),
+  briefColumn('meta', 'jsonb'),
+  'fb.accepted',
+  'fb.reason',
+  'fb.created_at',
 ] as const;
 
 /** FEEDBACK_BRIEF_SELECTION as SQL text (the select list of the compiled statement), for statements still written as text. */

@@ -33,17 +33,25 @@ function origin(actor: Actor, input: SubmitFeedbackInput | CorrectionInput, epis
 const EVENT_TYPE = /^[A-Z][A-Z0-9]*(_[A-Z0-9]+)*$/;
 
 function checkRating(type: SubmitFeedbackInput['feedbackType'], rating: number | null | undefined): void {
-  if (rating !== null && rating !== undefined && (!Number.isInteger(rating) || rating < 1 || rating > 5)) throw badInput('input.rating', 'rating must be an integer 1..5');
+  if (rating !== null && rating !== undefined && (!Number.isInteger(rating) || rating < 1 || rating > 5))
+    throw badInput('input.rating', 'rating must be an integer 1..5');
   if (type === 'RATING' && (rating === null || rating === undefined)) throw badInput('input.rating', 'a RATING needs a rating 1..5');
-  if ((type === 'THUMBS_UP' || type === 'THUMBS_DOWN') && rating !== null && rating !== undefined) throw badInput('input.rating', `${type} takes no rating`);
+  if ((type === 'THUMBS_UP' || type === 'THUMBS_DOWN') && rating !== null && rating !== undefined)
+    throw badInput('input.rating', `${type} takes no rating`);
 }
 
 /**
  * A thumb, a rating or free-text corrections; linked to its episode, counters updated, published
  * after commit. Returns the rows as written (`rows`) unless the call was a replay.
  */
-export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Actor, input: SubmitFeedbackInput): Promise<WrittenFeedback & { rows: FeedbackRows | null }> {
-  if (!FEEDBACK_TYPES.includes(input.feedbackType)) throw badInput('input.feedbackType', `feedbackType must be one of ${FEEDBACK_TYPES.join(', ')}`);
+export async function submitFeedback(
+  em: EntityManager,
+  bus: EventBus,
+  actor: Actor,
+  input: SubmitFeedbackInput,
+): Promise<WrittenFeedback & { rows: FeedbackRows | null }> {
+  if (!FEEDBACK_TYPES.includes(input.feedbackType))
+    throw badInput('input.feedbackType', `feedbackType must be one of ${FEEDBACK_TYPES.join(', ')}`);
   if (input.feedbackType === 'JUDGEMENT') throw badInput('input.feedbackType', 'judgements are written by judgeEpisode');
   checkRating(input.feedbackType, input.rating);
   text('input.corrections', input.corrections, 4000);
@@ -80,14 +88,16 @@ export async function submitFeedback(em: EntityManager, bus: EventBus, actor: Ac
 
 /** An operator correction (always type CORRECTION), reduced to fit 10 KB or refused. */
 export async function recordCorrection(em: EntityManager, bus: EventBus, actor: Actor, input: CorrectionInput): Promise<WrittenFeedback> {
-  if (!EVENT_TYPE.test(input.eventType) || input.eventType.length > 64) throw badInput('input.eventType', 'eventType must be UPPER_SNAKE_CASE of at most 64 characters');
+  if (!EVENT_TYPE.test(input.eventType) || input.eventType.length > 64)
+    throw badInput('input.eventType', 'eventType must be UPPER_SNAKE_CASE of at most 64 characters');
   const before = jsonObject('input.before', input.before, Number.MAX_SAFE_INTEGER);
   const after = jsonObject('input.after', input.after, Number.MAX_SAFE_INTEGER);
   if (!before) throw badInput('input.before', 'before must be a JSON object');
   if (!after) throw badInput('input.after', 'after must be a JSON object');
   const meta = jsonObject('input.meta', input.meta);
   text('input.corrections', input.corrections, 4000);
-  for (const f of ['entityType', 'entityId', 'agentId', 'sessionId', 'executionId', 'documentId', 'actorUserId'] as const) text(`input.${f}`, input[f], 200);
+  for (const f of ['entityType', 'entityId', 'agentId', 'sessionId', 'executionId', 'documentId', 'actorUserId'] as const)
+    text(`input.${f}`, input[f], 200);
   if (input.layoutFingerprint) checkFingerprint('input.layoutFingerprint', input.layoutFingerprint);
   const reduced = reduceCorrection(before, after, meta);
   if (!reduced) throw new AppError('PAYLOAD_TOO_LARGE', 'before/after exceed 10 KB even when reduced to the changed keys', 'input.before');
@@ -100,7 +110,14 @@ export async function recordCorrection(em: EntityManager, bus: EventBus, actor: 
     async (tx) => {
       let fingerprint = input.layoutFingerprint ?? null;
       if (input.documentId) {
-        const doc = await firstRow(tx, sql.selectFrom('documents').select('layout_fingerprint').where('org_id', '=', actor.orgId).where('document_id', '=', input.documentId));
+        const doc = await firstRow(
+          tx,
+          sql
+            .selectFrom('documents')
+            .select('layout_fingerprint')
+            .where('org_id', '=', actor.orgId)
+            .where('document_id', '=', input.documentId),
+        );
         fingerprint = doc?.layout_fingerprint ?? fingerprint;
       }
       return writeFeedback(tx, actor.orgId, {

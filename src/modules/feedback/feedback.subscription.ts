@@ -27,7 +27,10 @@ const eventRows = new WeakMap<FeedbackAddedPayload, { orgId: string; rows: Event
 function rowsOf(ctx: Context, event: FeedbackAddedPayload): EventRows {
   const hit = eventRows.get(event);
   if (hit && hit.orgId === ctx.orgId) return hit.rows;
-  const rows: EventRows = Promise.all([getFeedback(ctx.em, ctx.orgId, event.feedbackId), event.episodeId ? getEpisode(ctx.em, ctx.orgId, event.episodeId) : null]);
+  const rows: EventRows = Promise.all([
+    getFeedback(ctx.em, ctx.orgId, event.feedbackId),
+    event.episodeId ? getEpisode(ctx.em, ctx.orgId, event.episodeId) : null,
+  ]);
   eventRows.set(event, { orgId: ctx.orgId, rows });
   return rows;
 }

@@ -76,7 +76,10 @@ export class Feedback {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'State after the correction.' })
   after!: Record<string, unknown> | null;
 
-  @Field(() => GraphQLJSONObject, { nullable: true, description: 'Extra data (`reduced: true` when before/after were reduced to fit 10 KB).' })
+  @Field(() => GraphQLJSONObject, {
+    nullable: true,
+    description: 'Extra data (`reduced: true` when before/after were reduced to fit 10 KB).',
+  })
   meta!: Record<string, unknown> | null;
 
   @Field(() => Boolean, { nullable: true, description: 'Judgements: the verdict.' })

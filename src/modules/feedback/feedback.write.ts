@@ -153,11 +153,18 @@ function unlinkedWrite(orgId: string, episodeId: string | null, agentId: string 
  * reads both rows back from it. An unknown episode id writes nothing (NOT_FOUND).
  * Without an episode id, a session links it to the latest episode of the same agent and session.
  */
-export async function writeFeedbackRows(tx: EntityManager, orgId: string, w: FeedbackWrite): Promise<{ written: WrittenFeedback; rows: FeedbackRows | null }> {
+export async function writeFeedbackRows(
+  tx: EntityManager,
+  orgId: string,
+  w: FeedbackWrite,
+): Promise<{ written: WrittenFeedback; rows: FeedbackRows | null }> {
   if (w.episodeId) {
     const row = await firstRow(tx, linkedWrite(orgId, w.episodeId, w));
     if (!row) throw notFound('episode', w.episodeField);
-    return { written: { feedbackId: row.feedback.id, episodeId: row.episode.id, agentId: row.episode.agent_id, feedbackType: w.feedbackType }, rows: row };
+    return {
+      written: { feedbackId: row.feedback.id, episodeId: row.episode.id, agentId: row.episode.agent_id, feedbackType: w.feedbackType },
+      rows: row,
+    };
   }
   let episode: { id: string; agent_id: string } | undefined;
   if (w.sessionId && w.agentId) {
@@ -179,8 +186,15 @@ export async function writeFeedbackRows(tx: EntityManager, orgId: string, w: Fee
 }
 
 /** `writeFeedbackRows` for callers that need only what is published and replayed. */
-export const writeFeedback = async (tx: EntityManager, orgId: string, w: FeedbackWrite): Promise<WrittenFeedback> => (await writeFeedbackRows(tx, orgId, w)).written;
+export const writeFeedback = async (tx: EntityManager, orgId: string, w: FeedbackWrite): Promise<WrittenFeedback> =>
+  (await writeFeedbackRows(tx, orgId, w)).written;
 
 /** Tells subscribers of every instance; call only after the transaction committed. */
 export const publishFeedback = (bus: EventBus, orgId: string, f: WrittenFeedback) =>
-  bus.pubsub.publish('feedbackAdded', { orgId, feedbackId: f.feedbackId, episodeId: f.episodeId, agentId: f.agentId, feedbackType: f.feedbackType });
+  bus.pubsub.publish('feedbackAdded', {
+    orgId,
+    feedbackId: f.feedbackId,
+    episodeId: f.episodeId,
+    agentId: f.agentId,
+    feedbackType: f.feedbackType,
+  });

@@ -30,9 +30,7 @@ type OutputUpdate = Pick<Output, 'id' | 'quality_score'> & { regeneration_round:
 const updateOutputs = (orgId: string, episodeId: string, listed: string) =>
   sql
     .updateTable('episode_outputs as o')
-    .from(
-      raw<OutputUpdate>`jsonb_to_recordset(${listed}::jsonb)`.as<'x'>(raw`x(id uuid, quality_score float8, regeneration_round int)`),
-    )
+    .from(raw<OutputUpdate>`jsonb_to_recordset(${listed}::jsonb)`.as<'x'>(raw`x(id uuid, quality_score float8, regeneration_round int)`))
     .set((eb) => ({
       quality_score: eb.fn.coalesce('x.quality_score', 'o.quality_score'),
       regeneration_round: eb.fn.coalesce('x.regeneration_round', 'o.regeneration_round'),
@@ -53,10 +51,18 @@ export async function judgeEpisode(em: EntityManager, bus: EventBus, actor: Acto
   text('input.judgeFeedback', input.judgeFeedback, 4000);
   const updates = (input.outputUpdates ?? []).map((u, i) => {
     numberIn(`input.outputUpdates.${i}.qualityScore`, u.qualityScore, 0, 1);
-    if (u.regenerationRound !== null && u.regenerationRound !== undefined && (!Number.isInteger(u.regenerationRound) || u.regenerationRound < 0)) {
+    if (
+      u.regenerationRound !== null &&
+      u.regenerationRound !== undefined &&
+      (!Number.isInteger(u.regenerationRound) || u.regenerationRound < 0)
+    ) {
       throw badInput(`input.outputUpdates.${i}.regenerationRound`, 'regenerationRound must be an integer >= 0');
     }
-    return { id: parseId(`input.outputUpdates.${i}.outputId`, u.outputId), quality_score: u.qualityScore ?? null, regeneration_round: u.regenerationRound ?? null };
+    return {
+      id: parseId(`input.outputUpdates.${i}.outputId`, u.outputId),
+      quality_score: u.qualityScore ?? null,
+      regeneration_round: u.regenerationRound ?? null,
+    };
   });
   const written = await em.transactional(async (tx) => {
     const ep = await lockEpisode(tx, actor.orgId, episodeId, 'input.episodeId');

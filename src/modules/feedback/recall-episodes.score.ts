@@ -10,7 +10,8 @@ export const NEGATIVE_FEEDBACK_BOOST = -0.3;
 
 const recency = (ageDays: number, lambda: number): number => Math.exp(-lambda * Math.max(0, ageDays));
 const canvasBoost = (canvasActionCount: number): number => (canvasActionCount > 0 ? CANVAS_BOOST : 0);
-const feedbackBoost = (aggregate: number | null): number => (aggregate === null || aggregate === 0 ? 0 : aggregate > 0 ? POSITIVE_FEEDBACK_BOOST : NEGATIVE_FEEDBACK_BOOST);
+const feedbackBoost = (aggregate: number | null): number =>
+  aggregate === null || aggregate === 0 ? 0 : aggregate > 0 ? POSITIVE_FEEDBACK_BOOST : NEGATIVE_FEEDBACK_BOOST;
 
 export function recallScore(relevance: number, ageDays: number, lambda: number, canvasActionCount: number, aggregate: number | null) {
   const rec = recency(ageDays, lambda);

@@ -22,10 +22,16 @@ export async function recallEpisodes(
   if (text('query', a.query, 2000, { required: true }) === null) throw badInput('query', 'query is required');
   const emb = factEmbedding('queryEmbedding', a.queryEmbedding);
   const limit = checkLimit(a.limit, 10);
-  const ranked = await rows(em, episodeRanking(orgId, lambda, { agentId: a.agentId, query: a.query, emb, limit, since: a.timeRange ? since(a.timeRange) : null }));
+  const ranked = await rows(
+    em,
+    episodeRanking(orgId, lambda, { agentId: a.agentId, query: a.query, emb, limit, since: a.timeRange ? since(a.timeRange) : null }),
+  );
   const dimension = ranked[0]?.dimension;
   if (emb && dimension != null && Number(dimension) !== emb.length) {
-    throw badInput('queryEmbedding', `queryEmbedding must have ${dimension} numbers, the dimension of this organization's episode embeddings (got ${emb.length})`);
+    throw badInput(
+      'queryEmbedding',
+      `queryEmbedding must have ${dimension} numbers, the dimension of this organization's episode embeddings (got ${emb.length})`,
+    );
   }
   // the one row of a ranking that found nothing has no episode
   return ranked

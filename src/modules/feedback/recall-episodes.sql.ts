@@ -38,7 +38,10 @@ function episodeCosine(q: readonly number[]): RawBuilder<number> {
   if (qNormSq === 0) return raw<number>`0.0::float8`;
   const dot =
     q.length <= INLINE_DIMENSIONS
-      ? raw.join(q.map((x, i) => raw`e.embedding[${raw.lit(i + 1)}] * ${x}::float8`), raw` + `)
+      ? raw.join(
+          q.map((x, i) => raw`e.embedding[${raw.lit(i + 1)}] * ${x}::float8`),
+          raw` + `,
+        )
       : raw`(SELECT sum(x * y) FROM (SELECT unnest(e.embedding) AS x, unnest(${[...q]}::float8[]) AS y) AS u)`;
   return raw<number>`(CASE WHEN e.embedding_norm_sq = 0 THEN 0.0::float8
                      ELSE (${dot}) / sqrt(e.embedding_norm_sq * ${qNormSq}::float8) END)`;
@@ -104,7 +107,12 @@ export function episodeRanking(orgId: string, lambda: number, a: EpisodeRankingA
     .rightJoin(raw`(SELECT 1)`.as('one'), (j) => j.onTrue())
     .select([
       (emb ? raw<number | null>`(SELECT n FROM d)` : raw<number | null>`NULL`).as('dimension'),
-      't.relevance', 't.recency', 't.base_score', 't.canvas_boost', 't.feedback_boost', 't.final_score',
+      't.relevance',
+      't.recency',
+      't.base_score',
+      't.canvas_boost',
+      't.feedback_boost',
+      't.final_score',
     ])
     .select(EPISODE_COLUMNS)
     .orderBy('t.final_score', 'desc')

@@ -6,7 +6,10 @@ export class RecalledEpisode {
   @Field(() => Episode, { description: 'The episode (enrichable like any episode).' })
   episode!: Episode;
 
-  @Field(() => Float, { description: 'Cosine with the episode embedding (clipped at 0) when both exist, else the best pg_trgm word similarity of the query to title, task and topic.' })
+  @Field(() => Float, {
+    description:
+      'Cosine with the episode embedding (clipped at 0) when both exist, else the best pg_trgm word similarity of the query to title, task and topic.',
+  })
   relevance!: number;
 
   @Field(() => Float, { description: 'exp(-DECAY_LAMBDA * age in days).' })

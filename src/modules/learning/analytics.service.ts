@@ -17,9 +17,16 @@ const DAY_MS = 86_400_000;
  * layouts plus one for their correction counts, and one for the corrections of a fingerprint. The
  * independent statements run side by side.
  */
-export async function learningAnalytics(em: EntityManager, orgId: string, start: Date, end: Date, fingerprint?: string | null): Promise<LearningAnalytics> {
+export async function learningAnalytics(
+  em: EntityManager,
+  orgId: string,
+  start: Date,
+  end: Date,
+  fingerprint?: string | null,
+): Promise<LearningAnalytics> {
   if (end.getTime() < start.getTime()) throw badInput('endDate', 'endDate must not be before startDate');
-  if (end.getTime() - start.getTime() > ANALYTICS_MAX.days * DAY_MS) throw badInput('endDate', `the range may span at most ${ANALYTICS_MAX.days} days`);
+  if (end.getTime() - start.getTime() > ANALYTICS_MAX.days * DAY_MS)
+    throw badInput('endDate', `the range may span at most ${ANALYTICS_MAX.days} days`);
   if (fingerprint) checkFingerprint('layoutFingerprint', fingerprint);
   const fp = fingerprint || null;
 

@@ -23,7 +23,12 @@ function splitRange(start: Date, end: Date, perDay: boolean) {
   let last = Math.floor(end.getTime() / DAY_MS) * DAY_MS;
   if (!perDay || first >= last) first = last = end.getTime();
   const iso = (ms: number) => new Date(ms).toISOString();
-  return { firstDay: iso(first).slice(0, 10), endDay: iso(last).slice(0, 10), head: [start.toISOString(), iso(first)], tail: [iso(last), end.toISOString()] };
+  return {
+    firstDay: iso(first).slice(0, 10),
+    endDay: iso(last).slice(0, 10),
+    head: [start.toISOString(), iso(first)],
+    tail: [iso(last), end.toISOString()],
+  };
 }
 
 /** An event of the counts: its UTC day, its kind ('type' or 'field') and its key. */
@@ -41,7 +46,10 @@ function eventRowsOf(rows: Expression<unknown>) {
 
 /** The rows of `rows` as one JSON array in the order `orderBy` (written in code, over alias `x`), `[]` when none. */
 const jsonList = <R>(rows: { as(alias: 'x'): AliasedSelectQueryBuilder<R, 'x'> }, orderBy: string) =>
-  sql.selectFrom(rows.as('x')).select(raw<R[]>`coalesce(json_agg(x ORDER BY ${raw.raw(orderBy)}), '[]')`.as('list')).$asScalar();
+  sql
+    .selectFrom(rows.as('x'))
+    .select(raw<R[]>`coalesce(json_agg(x ORDER BY ${raw.raw(orderBy)}), '[]')`.as('list'))
+    .$asScalar();
 
 const learningTypes = LEARNING_EVENT_TYPES.map((t) => raw.lit(t));
 
@@ -75,9 +83,17 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
         .unionAll(db.selectFrom(eventRowsOf(rows).as('r')).select(['r.day', 'r.kind', 'r.key', raw<number>`1`.as('n')])),
     )
     .selectNoFrom((eb) => {
-      const counted = (kind: string) => eb.selectFrom('ev').where('kind', '=', raw.lit(kind)).having(raw`sum(n)`, '>', 0);
-      const byDay = counted('type').select([raw<string>`to_char(day, 'YYYY-MM-DD')`.as('date'), sum.as('count')]).groupBy('day');
-      const byType = counted('type').select(['key as eventType', sum.as('count')]).groupBy('key');
+      const counted = (kind: string) =>
+        eb
+          .selectFrom('ev')
+          .where('kind', '=', raw.lit(kind))
+          .having(raw`sum(n)`, '>', 0);
+      const byDay = counted('type')
+        .select([raw<string>`to_char(day, 'YYYY-MM-DD')`.as('date'), sum.as('count')])
+        .groupBy('day');
+      const byType = counted('type')
+        .select(['key as eventType', sum.as('count')])
+        .groupBy('key');
       const fields = counted('field')
         .select(['key as field', sum.as('count')])
         .groupBy('key')
@@ -110,7 +126,13 @@ export function seriesStatement(orgId: string, start: Date, end: Date, fingerpri
 
 /** The columns of `layout_profiles` a profile is read with (alias `p`). */
 export const PROFILE_COLUMNS = [
-  'p.id', 'p.layout_fingerprint', 'p.seen_count', 'p.last_seen_at', 'p.stats', 'p.created_at', 'p.updated_at',
+  'p.id',
+  'p.layout_fingerprint',
+  'p.seen_count',
+  'p.last_seen_at',
+  'p.stats',
+  'p.created_at',
+  'p.updated_at',
 ] as const;
 
 export type ProfileRow = Pick<Selectable<LayoutProfilesTable>, Unqualified<(typeof PROFILE_COLUMNS)[number]>>;
@@ -119,10 +141,7 @@ export type ProfileRow = Pick<Selectable<LayoutProfilesTable>, Unqualified<(type
 export function profilesStatement(orgId: string, fingerprint: string | null) {
   let q = sql.selectFrom('layout_profiles as p').select(PROFILE_COLUMNS).where('p.org_id', '=', orgId);
   if (fingerprint !== null) q = q.where('p.layout_fingerprint', '=', fingerprint);
-  return q
-    .orderBy('p.last_seen_at', 'desc')
-    .orderBy('p.id', 'desc')
-    .limit(ANALYTICS_MAX.layouts);
+  return q.orderBy('p.last_seen_at', 'desc').orderBy('p.id', 'desc').limit(ANALYTICS_MAX.layouts);
 }
 
 /**

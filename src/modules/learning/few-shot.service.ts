@@ -25,13 +25,22 @@ export async function fewShotExamples(em: EntityManager, orgId: string, fingerpr
     .select(['id', raw<string | null>`meta->>'input_snippet'`.as('snippet'), 'after', 'created_at'])
     .where('org_id', '=', orgId)
     .where('layout_fingerprint', '=', fingerprint)
-    .where('event_type', 'in', FEW_SHOT_EVENT_TYPES.map((t) => raw.lit(t)))
+    .where(
+      'event_type',
+      'in',
+      FEW_SHOT_EVENT_TYPES.map((t) => raw.lit(t)),
+    )
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(n);
   const rows = await runRows(em, latest);
   const examples = rows.map((r) =>
-    Object.assign(new FewShotExample(), { feedbackId: r.id, inputSnippet: firstCodePoints(r.snippet ?? '', SNIPPET_CHARS), output: r.after, createdAt: new Date(r.created_at) }),
+    Object.assign(new FewShotExample(), {
+      feedbackId: r.id,
+      inputSnippet: firstCodePoints(r.snippet ?? '', SNIPPET_CHARS),
+      output: r.after,
+      createdAt: new Date(r.created_at),
+    }),
   );
   const hintExamplesJson = examples.length === 0 ? '' : pyDumps(examples.map((e) => ({ input_snippet: e.inputSnippet, output: e.output })));
   return Object.assign(new FewShotExamples(), { examples, hintExamplesJson });

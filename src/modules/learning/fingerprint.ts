@@ -15,7 +15,12 @@ export interface LayoutMetadata {
  */
 export function layoutFingerprint(m: LayoutMetadata): string {
   const canonical = pyDumps(
-    { page_count: m.pageCount, page_dimensions: m.pageDimensions, table_count: m.tableCount, text_coverage_ratio: pyRound2(m.textCoverageRatio) },
+    {
+      page_count: m.pageCount,
+      page_dimensions: m.pageDimensions,
+      table_count: m.tableCount,
+      text_coverage_ratio: pyRound2(m.textCoverageRatio),
+    },
     { sortKeys: true, asFloat: (path) => path[0] === 'page_dimensions' || path[0] === 'text_coverage_ratio' },
   );
   return createHash('sha256').update(canonical, 'utf8').digest('hex');

@@ -12,13 +12,18 @@ import { layoutFingerprint } from './fingerprint';
 import type { DocumentLayoutInput } from './learning.inputs';
 import { LayoutProfile } from './learning.type';
 
-
 export type { ProfileRow };
 
 /** Profiles with exampleCount / correctionRate, computed from the corrections of their layouts in one statement. */
 export async function profilesFromRows(em: EntityManager, orgId: string, rows: ProfileRow[]): Promise<LayoutProfile[]> {
   if (rows.length === 0) return [];
-  const counts = await runRows(em, layoutCountsStatement(orgId, rows.map((r) => r.layout_fingerprint)));
+  const counts = await runRows(
+    em,
+    layoutCountsStatement(
+      orgId,
+      rows.map((r) => r.layout_fingerprint),
+    ),
+  );
   const byFp = new Map(counts.map((c) => [c.fp, c]));
   return rows.map((r) => {
     const c = byFp.get(r.layout_fingerprint);
@@ -56,7 +61,8 @@ function checkLayout(input: DocumentLayoutInput): void {
   if (!Number.isInteger(input.tableCount) || input.tableCount < 0) throw badInput('input.tableCount', 'tableCount must be an integer >= 0');
   if (input.pageDimensions.length > 10_000) throw badInput('input.pageDimensions', 'at most 10,000 pages');
   input.pageDimensions.forEach((d, i) => {
-    if (d.length !== 2 || !d.every((x) => Number.isFinite(x) && x > 0)) throw badInput(`input.pageDimensions.${i}`, 'each page dimension must be a pair of positive numbers [width, height]');
+    if (d.length !== 2 || !d.every((x) => Number.isFinite(x) && x > 0))
+      throw badInput(`input.pageDimensions.${i}`, 'each page dimension must be a pair of positive numbers [width, height]');
   });
   numberIn('input.textCoverageRatio', input.textCoverageRatio, 0, 1);
   numberIn('input.extractionConfidence', input.extractionConfidence, 0, 1);
@@ -85,7 +91,11 @@ function nextStats(input: DocumentLayoutInput, conf: number | null) {
  * Stores the document's fingerprint and counts it in its layout profile (upserted atomically:
  * concurrent first sightings make one profile). A document already recorded is not counted again.
  */
-export async function recordDocumentLayout(em: EntityManager, orgId: string, input: DocumentLayoutInput): Promise<{ fingerprint: string; isNew: boolean }> {
+export async function recordDocumentLayout(
+  em: EntityManager,
+  orgId: string,
+  input: DocumentLayoutInput,
+): Promise<{ fingerprint: string; isNew: boolean }> {
   checkLayout(input);
   const fingerprint = layoutFingerprint(input);
   const { idempotencyKey, ...rest } = input;
@@ -93,10 +103,17 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
     const document = sql
       .insertInto('documents')
       .values({
-        id: raw<string>`gen_random_uuid()`, org_id: orgId, created_at: raw<string>`now()`, updated_at: raw<string>`now()`,
-        document_id: input.documentId, layout_fingerprint: fingerprint, page_count: input.pageCount,
-        page_dimensions: raw<string>`${JSON.stringify(input.pageDimensions)}::jsonb`, table_count: input.tableCount,
-        text_coverage_ratio: input.textCoverageRatio, extraction_confidence: input.extractionConfidence ?? null,
+        id: raw<string>`gen_random_uuid()`,
+        org_id: orgId,
+        created_at: raw<string>`now()`,
+        updated_at: raw<string>`now()`,
+        document_id: input.documentId,
+        layout_fingerprint: fingerprint,
+        page_count: input.pageCount,
+        page_dimensions: raw<string>`${JSON.stringify(input.pageDimensions)}::jsonb`,
+        table_count: input.tableCount,
+        text_coverage_ratio: input.textCoverageRatio,
+        extraction_confidence: input.extractionConfidence ?? null,
       })
       .onConflict((oc) =>
         oc.columns(['org_id', 'document_id']).doUpdateSet({
@@ -108,12 +125,24 @@ export async function recordDocumentLayout(em: EntityManager, orgId: string, inp
     const [doc] = await runRows(tx, document);
     const inc = doc.inserted ? 1 : 0;
     const conf = input.extractionConfidence ?? null;
-    const first = { avgPageCount: input.pageCount, avgTableCount: input.tableCount, avgTextCoverageRatio: input.textCoverageRatio, avgExtractionConfidence: conf, confidenceSamples: conf === null ? 0 : 1 };
+    const first = {
+      avgPageCount: input.pageCount,
+      avgTableCount: input.tableCount,
+      avgTextCoverageRatio: input.textCoverageRatio,
+      avgExtractionConfidence: conf,
+      confidenceSamples: conf === null ? 0 : 1,
+    };
     const profile = sql
       .insertInto('layout_profiles')
       .values({
-        id: raw<string>`gen_random_uuid()`, org_id: orgId, layout_fingerprint: fingerprint, seen_count: 1, last_seen_at: raw<string>`now()`,
-        stats: raw<string>`${JSON.stringify(first)}::jsonb`, created_at: raw<string>`now()`, updated_at: raw<string>`now()`,
+        id: raw<string>`gen_random_uuid()`,
+        org_id: orgId,
+        layout_fingerprint: fingerprint,
+        seen_count: 1,
+        last_seen_at: raw<string>`now()`,
+        stats: raw<string>`${JSON.stringify(first)}::jsonb`,
+        created_at: raw<string>`now()`,
+        updated_at: raw<string>`now()`,
       })
       .onConflict((oc) =>
         oc.columns(['org_id', 'layout_fingerprint']).doUpdateSet({

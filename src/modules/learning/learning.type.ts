@@ -28,7 +28,9 @@ export class LayoutProfile {
   @Field({ description: 'When a document of this layout was last recorded.' })
   lastSeenAt!: Date;
 
-  @Field(() => GraphQLJSONObject, { description: 'Running averages of the recorded documents (pages, tables, text coverage, extraction confidence).' })
+  @Field(() => GraphQLJSONObject, {
+    description: 'Running averages of the recorded documents (pages, tables, text coverage, extraction confidence).',
+  })
   stats!: Record<string, unknown>;
 
   @Field({ description: 'When the layout was first seen.' })
@@ -40,7 +42,10 @@ export class LayoutProfile {
 
 @ObjectType({ simpleResolvers: true, description: 'The result of recording a document layout.' })
 export class DocumentLayoutResult {
-  @Field({ description: 'The layout fingerprint (the same value Python document processors compute: SHA-256 of the sorted-keys JSON of the layout).' })
+  @Field({
+    description:
+      'The layout fingerprint (the same value Python document processors compute: SHA-256 of the sorted-keys JSON of the layout).',
+  })
   fingerprint!: string;
 
   @Field({ description: 'True only for the call that created the profile.' })
@@ -128,9 +133,15 @@ export class ConfidencePoint {
   averageConfidence!: number;
 }
 
-@ObjectType({ simpleResolvers: true, description: 'How the learning loop is doing: corrections over time, corrected fields, layouts and extraction confidence.' })
+@ObjectType({
+  simpleResolvers: true,
+  description: 'How the learning loop is doing: corrections over time, corrected fields, layouts and extraction confidence.',
+})
 export class LearningAnalytics {
-  @Field(() => [DayCount], { complexity: listOf(ANALYTICS_MAX.days), description: 'Corrections, confirmations and rejections per UTC day (days without events are left out).' })
+  @Field(() => [DayCount], {
+    complexity: listOf(ANALYTICS_MAX.days),
+    description: 'Corrections, confirmations and rejections per UTC day (days without events are left out).',
+  })
   eventsByDay!: DayCount[];
 
   @Field(() => [EventTypeCount], { description: 'Events per event type, most frequent first.' })
@@ -139,12 +150,18 @@ export class LearningAnalytics {
   @Field(() => [FieldCount], { complexity: listOf(ANALYTICS_MAX.fields), description: 'The 10 most corrected fields.' })
   correctedFields!: FieldCount[];
 
-  @Field(() => [LayoutProfile], { complexity: listOf(ANALYTICS_MAX.layouts), description: 'Layout profiles with their correction rates, most recently seen first.' })
+  @Field(() => [LayoutProfile], {
+    complexity: listOf(ANALYTICS_MAX.layouts),
+    description: 'Layout profiles with their correction rates, most recently seen first.',
+  })
   layoutStats!: LayoutProfile[];
 
   @Field(() => [ConfidencePoint], { complexity: listOf(ANALYTICS_MAX.days), description: 'Average extraction confidence per UTC day.' })
   confidenceTrend!: ConfidencePoint[];
 
-  @Field(() => [Feedback], { complexity: listOf(ANALYTICS_MAX.corrections), description: 'With a fingerprint: its latest 100 corrections with before/after; otherwise empty.' })
+  @Field(() => [Feedback], {
+    complexity: listOf(ANALYTICS_MAX.corrections),
+    description: 'With a fingerprint: its latest 100 corrections with before/after; otherwise empty.',
+  })
   corrections!: Feedback[];
 }

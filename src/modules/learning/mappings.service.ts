@@ -59,10 +59,22 @@ export async function confirmMapping(em: EntityManager, bus: EventBus, actor: Ac
        RETURNING ${factColumns()}`,
     );
     const written = await writeFeedback(tx, actor.orgId, {
-      episodeId: null, episodeField: 'input', agentId: null, sessionId: null, executionId: null,
-      actorId: actor.apiKeyId, actorUserId: input.actorUserId ?? null, feedbackType: 'CONFIRMATION', rating: null, score: null, corrections: null,
-      eventType: 'MAPPING_CONFIRMED', entityType: 'mapping', entityId: row.id,
-      before: { ...stateOf(before), scope: input.scope, key: input.key }, after: { ...stateOf(row), scope: input.scope, key: input.key },
+      episodeId: null,
+      episodeField: 'input',
+      agentId: null,
+      sessionId: null,
+      executionId: null,
+      actorId: actor.apiKeyId,
+      actorUserId: input.actorUserId ?? null,
+      feedbackType: 'CONFIRMATION',
+      rating: null,
+      score: null,
+      corrections: null,
+      eventType: 'MAPPING_CONFIRMED',
+      entityType: 'mapping',
+      entityId: row.id,
+      before: { ...stateOf(before), scope: input.scope, key: input.key },
+      after: { ...stateOf(row), scope: input.scope, key: input.key },
       createdAt: new Date(),
     });
     return { fact: factFromRow(row), written };
@@ -98,10 +110,22 @@ export async function rejectMapping(em: EntityManager, bus: EventBus, actor: Act
       row ??= (await current(tx, actor.orgId, input.scope, input.key))!;
     }
     const written = await writeFeedback(tx, actor.orgId, {
-      episodeId: null, episodeField: 'input', agentId: null, sessionId: null, executionId: null,
-      actorId: actor.apiKeyId, actorUserId: input.actorUserId ?? null, feedbackType: 'REJECTION', rating: null, score: null, corrections: null,
-      eventType: 'MAPPING_REJECTED', entityType: 'mapping', entityId: row.id,
-      before: { ...stateOf(before), scope: input.scope, key: input.key }, after: { ...stateOf(row), scope: input.scope, key: input.key },
+      episodeId: null,
+      episodeField: 'input',
+      agentId: null,
+      sessionId: null,
+      executionId: null,
+      actorId: actor.apiKeyId,
+      actorUserId: input.actorUserId ?? null,
+      feedbackType: 'REJECTION',
+      rating: null,
+      score: null,
+      corrections: null,
+      eventType: 'MAPPING_REJECTED',
+      entityType: 'mapping',
+      entityId: row.id,
+      before: { ...stateOf(before), scope: input.scope, key: input.key },
+      after: { ...stateOf(row), scope: input.scope, key: input.key },
       meta: { rejectedValue: input.value },
       createdAt: new Date(),
     });

@@ -57,7 +57,11 @@ function pyString(s: string): string {
  * `json.dumps(value, sort_keys=sortKeys)`. Numbers that are integers print as ints unless listed
  * in `floats` (a predicate on the path); Python would have parsed them as int too.
  */
-export function pyDumps(value: unknown, opts: { sortKeys?: boolean; asFloat?: (path: string[]) => boolean } = {}, path: string[] = []): string {
+export function pyDumps(
+  value: unknown,
+  opts: { sortKeys?: boolean; asFloat?: (path: string[]) => boolean } = {},
+  path: string[] = [],
+): string {
   if (value === null || value === undefined) return 'null';
   if (value === true) return 'true';
   if (value === false) return 'false';

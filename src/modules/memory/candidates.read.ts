@@ -56,7 +56,10 @@ export async function candidates(em: EntityManager, cache: CandidateCache, k: Ca
 
 async function read(em: EntityManager, cache: CandidateCache, k: CandidateKey, org: OrgCandidates | undefined): Promise<CandidateList> {
   const tick = org?.tick ?? 0;
-  const read = sql.selectFrom(changeRead(k.orgId, org ? org.cursor : null)).selectAll('l').select(candidatesOf(k).as('candidates'));
+  const read = sql
+    .selectFrom(changeRead(k.orgId, org ? org.cursor : null))
+    .selectAll('l')
+    .select(candidatesOf(k).as('candidates'));
   const row = (await firstRow(em, read))!;
   cache.builds += 1;
   const list = new CandidateList(parsed(row.candidates));

@@ -14,14 +14,22 @@ const acceptance = raw<number | null>`(count(*) FILTER (WHERE e.accepted) / null
 const num = (v: unknown): number | null => (v === null || v === undefined ? null : Number(v));
 
 /** Episodes on the same topic or sharing facts, ranked by shared facts, then overallScore. */
-export async function similarEpisodes(em: EntityManager, orgId: string, a: { topic?: string | null; factIds?: string[] | null; minScore: number; limit: number }): Promise<Episode[]> {
+export async function similarEpisodes(
+  em: EntityManager,
+  orgId: string,
+  a: { topic?: string | null; factIds?: string[] | null; minScore: number; limit: number },
+): Promise<Episode[]> {
   const factIds = (a.factIds ?? []).map((id, i) => parseId(`factIds.${i}`, id));
   if (!a.topic && factIds.length === 0) throw badInput('topic', 'give a topic, factIds or both');
   text('topic', a.topic, 200);
   numberIn('minScore', a.minScore, 0, 1);
   const n = checkLimit(a.limit, 10);
   const anyFact = raw<string>`any(${factIds}::uuid[])`;
-  const sharing = sql.selectFrom('episode_facts as l').select('l.episode_id').where('l.org_id', '=', orgId).where('l.fact_id', '=', anyFact);
+  const sharing = sql
+    .selectFrom('episode_facts as l')
+    .select('l.episode_id')
+    .where('l.org_id', '=', orgId)
+    .where('l.fact_id', '=', anyFact);
   const shared = raw<number>`(SELECT count(*) FROM episode_facts ef
     WHERE ef.org_id = e.org_id AND ef.episode_id = e.id AND ef.fact_id = ${anyFact})::int`;
   const candidates = sql
@@ -32,7 +40,9 @@ export async function similarEpisodes(em: EntityManager, orgId: string, a: { top
     // without a topic, `e.topic = NULL` matches nothing: only shared facts count
     .where((eb) => {
       const topic = a.topic;
-      return topic !== null && topic !== undefined ? eb.or([eb('e.topic', '=', topic), eb('e.id', 'in', sharing)]) : eb('e.id', 'in', sharing);
+      return topic !== null && topic !== undefined
+        ? eb.or([eb('e.topic', '=', topic), eb('e.id', 'in', sharing)])
+        : eb('e.id', 'in', sharing);
     });
   const rows = await runRows(
     em,
@@ -62,7 +72,15 @@ export async function topicPerformance(em: EntityManager, orgId: string): Promis
     .orderBy('e.topic')
     .limit(1000);
   const rows = await runRows(em, query);
-  return rows.map((r) => Object.assign(new TopicPerformance(), { topic: r.topic, episodes: r.episodes, outputs: r.outputs, averageScore: num(r.avg), acceptanceRate: num(r.rate) }));
+  return rows.map((r) =>
+    Object.assign(new TopicPerformance(), {
+      topic: r.topic,
+      episodes: r.episodes,
+      outputs: r.outputs,
+      averageScore: num(r.avg),
+      acceptanceRate: num(r.rate),
+    }),
+  );
 }
 
 export async function topicTrend(em: EntityManager, orgId: string, topic: string, days: number): Promise<TopicTrendPoint[]> {

@@ -9,19 +9,31 @@ import { ForgetInput, ForgetResult, MemorySummary, PurgeResult, TopicPerformance
 
 @Resolver()
 export class LifecycleResolver {
-  @Mutation(() => ForgetResult, { description: 'Deletes decayed and stale unaccepted episodes in batches; accepted episodes with overallScore > 0.85 are kept (ADMIN only).' })
+  @Mutation(() => ForgetResult, {
+    description:
+      'Deletes decayed and stale unaccepted episodes in batches; accepted episodes with overallScore > 0.85 are kept (ADMIN only).',
+  })
   @Authorized(CAN.manageKeys)
-  async forgetEpisodes(@Ctx() ctx: Context, @Arg('input', () => ForgetInput, { nullable: true, description: 'Thresholds; defaults when omitted.' }) input?: ForgetInput): Promise<ForgetResult> {
+  async forgetEpisodes(
+    @Ctx() ctx: Context,
+    @Arg('input', () => ForgetInput, { nullable: true, description: 'Thresholds; defaults when omitted.' }) input?: ForgetInput,
+  ): Promise<ForgetResult> {
     return Object.assign(new ForgetResult(), await forgetEpisodes(ctx.em, ctx.orgId, ctx.services.config.decayLambda, input ?? {}));
   }
 
   @Mutation(() => PurgeResult, { description: 'Deletes feedback older than the retention, keeping episode aggregates exact (ADMIN only).' })
   @Authorized(CAN.manageKeys)
-  async purgeExpiredFeedback(@Ctx() ctx: Context, @Arg('retentionDays', () => Int, { defaultValue: 365, description: 'Days to keep (>= 1).' }) retentionDays?: number): Promise<PurgeResult> {
+  async purgeExpiredFeedback(
+    @Ctx() ctx: Context,
+    @Arg('retentionDays', () => Int, { defaultValue: 365, description: 'Days to keep (>= 1).' }) retentionDays?: number,
+  ): Promise<PurgeResult> {
     return Object.assign(new PurgeResult(), { deleted: await purgeExpiredFeedback(ctx.em, ctx.orgId, retentionDays ?? 365) });
   }
 
-  @Query(() => [Episode], { complexity: listCost(10), description: 'Episodes with the same topic or sharing facts, ranked by shared facts, then overallScore.' })
+  @Query(() => [Episode], {
+    complexity: listCost(10),
+    description: 'Episodes with the same topic or sharing facts, ranked by shared facts, then overallScore.',
+  })
   similarEpisodes(
     @Ctx() ctx: Context,
     @Arg('topic', () => String, { nullable: true, description: 'Topic to match.' }) topic?: string,
@@ -38,7 +50,11 @@ export class LifecycleResolver {
   }
 
   @Query(() => [TopicTrendPoint], { description: 'Daily average score and episode count of a topic.' })
-  topicTrend(@Arg('topic', { description: 'The topic.' }) topic: string, @Ctx() ctx: Context, @Arg('days', () => Int, { defaultValue: 30, description: 'Days back from now (1..366).' }) days?: number): Promise<TopicTrendPoint[]> {
+  topicTrend(
+    @Arg('topic', { description: 'The topic.' }) topic: string,
+    @Ctx() ctx: Context,
+    @Arg('days', () => Int, { defaultValue: 30, description: 'Days back from now (1..366).' }) days?: number,
+  ): Promise<TopicTrendPoint[]> {
     return topicTrend(ctx.em, ctx.orgId, topic, days ?? 30);
   }
 

@@ -17,73 +17,88 @@ export const PROTECTED = raw<boolean>`(e.accepted IS TRUE AND e.overall_score > 
  * Returns how many were deleted, how many were looked at, and where the walk continues.
  */
 export function forgetBatch(orgId: string, due: RawBuilder<boolean>, after: { at: string; id: string }) {
-  return sql
-    .with('w', (db) =>
-      db
-        .selectFrom('episodes as e')
-        .select(['e.id', 'e.created_at', raw<boolean>`NOT ${PROTECTED} AND ${due}`.as('doomed')])
-        .where('e.org_id', '=', orgId)
-        .where(raw<boolean>`(e.created_at, e.id) > (${after.at}::timestamptz, ${after.id}::uuid)`)
-        .orderBy('e.created_at')
-        .orderBy('e.id')
-        .limit(BATCH * 10),
-    )
-    .with('b', (db) =>
-      db
-        .selectFrom('episodes as e')
-        .select('e.id')
-        .where('e.org_id', '=', orgId)
-        .where('e.id', 'in', db.selectFrom('w').select('w.id').where(raw<boolean>`w.doomed`))
-        .forUpdate()
-        .skipLocked(),
-    )
-    .with('s', (db) => db.deleteFrom('episode_segments').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')))
-    .with('o', (db) => db.deleteFrom('episode_outputs').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')))
-    .with('f', (db) => db.deleteFrom('episode_facts').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')))
-    // judgements are not learning events: no counts change
-    .with('j', (db) =>
-      db
-        .deleteFrom('feedback')
-        .where('org_id', '=', orgId)
-        .where('episode_id', 'in', db.selectFrom('b').select('b.id'))
-        .where('feedback_type', '=', 'JUDGEMENT'),
-    )
-    .with('u', (db) =>
-      db
-        .updateTable('feedback')
-        .set({ episode_id: null })
-        .where('org_id', '=', orgId)
-        .where('episode_id', 'in', db.selectFrom('b').select('b.id'))
-        .where('feedback_type', '<>', 'JUDGEMENT'),
-    )
-    .with('c', (db) =>
-      db
-        .updateTable('canvas_audits')
-        .set({ episode_id: null })
-        .where('org_id', '=', orgId)
-        .where('episode_id', 'in', db.selectFrom('b').select('b.id')),
-    )
-    .with('d', (db) =>
-      db
-        .deleteFrom('episodes')
-        .where('org_id', '=', orgId)
-        .where('id', 'in', db.selectFrom('b').select('b.id'))
-        .returning(raw<number>`1`.as('one')),
-    )
-    .with('last', (db) =>
-      db
-        .selectFrom('w')
-        .select([timeSortKeyOf(raw.ref('w.created_at')).as('at'), 'w.id'])
-        .orderBy('w.created_at', 'desc')
-        .orderBy('w.id', 'desc')
-        .limit(1),
-    )
-    .selectNoFrom([
-      raw<number>`(SELECT count(*) FROM d)::int`.as('n'),
-      raw<number>`(SELECT count(*) FROM w)::int`.as('seen'),
-      raw<string | null>`(SELECT at FROM last)`.as('last_at'),
-      raw<string | null>`(SELECT id FROM last)`.as('last_id'),
-    ]);
+  return (
+    sql
+      .with('w', (db) =>
+        db
+          .selectFrom('episodes as e')
+          .select(['e.id', 'e.created_at', raw<boolean>`NOT ${PROTECTED} AND ${due}`.as('doomed')])
+          .where('e.org_id', '=', orgId)
+          .where(raw<boolean>`(e.created_at, e.id) > (${after.at}::timestamptz, ${after.id}::uuid)`)
+          .orderBy('e.created_at')
+          .orderBy('e.id')
+          .limit(BATCH * 10),
+      )
+      .with('b', (db) =>
+        db
+          .selectFrom('episodes as e')
+          .select('e.id')
+          .where('e.org_id', '=', orgId)
+          .where(
+            'e.id',
+            'in',
+            db
+              .selectFrom('w')
+              .select('w.id')
+              .where(raw<boolean>`w.doomed`),
+          )
+          .forUpdate()
+          .skipLocked(),
+      )
+      .with('s', (db) =>
+        db.deleteFrom('episode_segments').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')),
+      )
+      .with('o', (db) =>
+        db.deleteFrom('episode_outputs').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')),
+      )
+      .with('f', (db) =>
+        db.deleteFrom('episode_facts').where('org_id', '=', orgId).where('episode_id', 'in', db.selectFrom('b').select('b.id')),
+      )
+      // judgements are not learning events: no counts change
+      .with('j', (db) =>
+        db
+          .deleteFrom('feedback')
+          .where('org_id', '=', orgId)
+          .where('episode_id', 'in', db.selectFrom('b').select('b.id'))
+          .where('feedback_type', '=', 'JUDGEMENT'),
+      )
+      .with('u', (db) =>
+        db
+          .updateTable('feedback')
+          .set({ episode_id: null })
+          .where('org_id', '=', orgId)
+          .where('episode_id', 'in', db.selectFrom('b').select('b.id'))
+          .where('feedback_type', '<>', 'JUDGEMENT'),
+      )
+      .with('c', (db) =>
+        db
+          .updateTable('canvas_audits')
+          .set({ episode_id: null })
+          .where('org_id', '=', orgId)
+          .where('episode_id', 'in', db.selectFrom('b').select('b.id')),
+      )
+      .with('d', (db) =>
+        db
+          .deleteFrom('episodes')
+          .where('org_id', '=', orgId)
+          .where('id', 'in', db.selectFrom('b').select('b.id'))
+          .returning(raw<number>`1`.as('one')),
+      )
+      .with('last', (db) =>
+        db
+          .selectFrom('w')
+          .select([timeSortKeyOf(raw.ref('w.created_at')).as('at'), 'w.id'])
+          .orderBy('w.created_at', 'desc')
+          .orderBy('w.id', 'desc')
+          .limit(1),
+      )
+      .selectNoFrom([
+        raw<number>`(SELECT count(*) FROM d)::int`.as('n'),
+        raw<number>`(SELECT count(*) FROM w)::int`.as('seen'),
+        raw<string | null>`(SELECT at FROM last)`.as('last_at'),
+        raw<string | null>`(SELECT id FROM last)`.as('last_id'),
+      ])
+  );
 }
 
 /**

@@ -20,7 +20,9 @@ export class ForgetResult {
   @Field(() => Int, { description: 'Episodes deleted (would be deleted, for a dry run).' })
   deleted!: number;
 
-  @Field(() => Int, { description: 'Episodes a deletion condition matched but the preservation rule (accepted, overallScore > 0.85) kept.' })
+  @Field(() => Int, {
+    description: 'Episodes a deletion condition matched but the preservation rule (accepted, overallScore > 0.85) kept.',
+  })
   preserved!: number;
 
   @Field(() => [ID], { description: 'Dry run: ids that would be deleted, oldest first (at most 10,000); empty otherwise.' })
@@ -56,7 +58,7 @@ export class TopicTrendPoint {
   @Field({ description: 'UTC date, YYYY-MM-DD.' })
   date!: string;
 
-  @Field(() => Float, { nullable: true, description: 'Average overallScore of that day\'s scored episodes.' })
+  @Field(() => Float, { nullable: true, description: "Average overallScore of that day's scored episodes." })
   averageScore!: number | null;
 
   @Field(() => Int, { description: 'Episodes that day.' })

@@ -12,11 +12,17 @@ import { POLICIES, selectMemories } from './policies';
  * segments of its episodes (cached with their words split, see candidates.read.ts), chosen by the
  * policy in chronological order.
  */
-export async function memoryContext(em: EntityManager, orgId: string, input: MemoryContextInput, cache: CandidateCache): Promise<MemoryContext> {
+export async function memoryContext(
+  em: EntityManager,
+  orgId: string,
+  input: MemoryContextInput,
+  cache: CandidateCache,
+): Promise<MemoryContext> {
   text('input.agentId', input.agentId, 200, { required: true });
   text('input.sessionId', input.sessionId, 200);
   text('input.query', input.query, 10_000);
-  if (!Number.isInteger(input.tokenBudget) || input.tokenBudget < 1 || input.tokenBudget > 1_000_000) throw badInput('input.tokenBudget', 'tokenBudget must be 1..1,000,000');
+  if (!Number.isInteger(input.tokenBudget) || input.tokenBudget < 1 || input.tokenBudget > 1_000_000)
+    throw badInput('input.tokenBudget', 'tokenBudget must be 1..1,000,000');
   const policy = input.mode ?? 'FOVEATED';
   if (!POLICIES.includes(policy)) throw badInput('input.mode', `mode must be one of ${POLICIES.join(', ')}`);
   const max = input.maxCandidates ?? 2000;

@@ -118,7 +118,13 @@ const sorted = (zone: number[]) => zone.sort((a, b) => a - b);
  * The memories a policy selects, oldest first. Candidates prepared in advance (their words split
  * once) pass what was prepared; by default each is split now.
  */
-export function selectMemories<M extends Memory>(policy: Policy, candidates: M[], query: string | null | undefined, budget: number, prepared: Prepared = prepare(candidates)): M[] {
+export function selectMemories<M extends Memory>(
+  policy: Policy,
+  candidates: M[],
+  query: string | null | undefined,
+  budget: number,
+  prepared: Prepared = prepare(candidates),
+): M[] {
   const n = candidates.length;
   if (n === 0) return [];
   const { tokens, least, relevance } = prepared;
@@ -142,7 +148,11 @@ export function selectMemories<M extends Memory>(policy: Policy, candidates: M[]
     }
     case 'FOVEATED':
       picked = mergeWithin(
-        [greedy([0, 1, 2].slice(0, n), tokens, Math.floor(budget * 0.3), least), relevant(Math.floor(budget * 0.3)), recent(Math.floor(budget * 0.4))],
+        [
+          greedy([0, 1, 2].slice(0, n), tokens, Math.floor(budget * 0.3), least),
+          relevant(Math.floor(budget * 0.3)),
+          recent(Math.floor(budget * 0.4)),
+        ],
         tokens,
         budget,
         least,

@@ -7,5 +7,13 @@ export const orgResolvers = [OrgsResolver] as const;
 
 export { ensureFirstOrganization, type FirstStart } from './bootstrap';
 export { KeyCache } from './key-cache';
-export { authenticate, createApiKey, createOrganization, findOrganization, listOrganizations, validKeyIds, type Viewer } from './orgs.service';
+export {
+  authenticate,
+  createApiKey,
+  createOrganization,
+  findOrganization,
+  listOrganizations,
+  validKeyIds,
+  type Viewer,
+} from './orgs.service';
 export { CAN, ROLES, type Role } from './role';

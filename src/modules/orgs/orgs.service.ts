@@ -85,7 +85,10 @@ export async function createOrganization(em: EntityManager, name: string, token?
   return em.transactional(async (tx) => {
     // concurrent creations of one name queue here; the check below then sees the first
     await runRows(tx, sql.selectNoFrom(raw<unknown>`pg_advisory_xact_lock(hashtext(lower(${checked})))`.as('locked')));
-    const named = sql.selectFrom('organizations').select('id').where(raw`lower(name)`, '=', raw`lower(${checked})`);
+    const named = sql
+      .selectFrom('organizations')
+      .select('id')
+      .where(raw`lower(name)`, '=', raw`lower(${checked})`);
     const [taken] = await runRows(tx, named.limit(1));
     if (taken) throw conflict(`an organization named "${checked}" exists already (${taken.id})`, 'name');
     const org = tx.create(Organization, { name: checked });
@@ -98,26 +101,32 @@ export async function createOrganization(em: EntityManager, name: string, token?
 /** The organization a person names by id or by name; a name that several share is refused with their ids. */
 export async function findOrganization(em: EntityManager, idOrName: string): Promise<Organization> {
   if (isUuid(idOrName)) return getOrganization(em, idOrName.toLowerCase());
-  const named = sql.selectFrom('organizations').select('id').where(raw`lower(name)`, '=', raw`lower(${idOrName.trim()})`);
+  const named = sql
+    .selectFrom('organizations')
+    .select('id')
+    .where(raw`lower(name)`, '=', raw`lower(${idOrName.trim()})`);
   const rows = await runRows(em, named.orderBy('created_at').orderBy('id'));
   if (rows.length === 0) throw notFound(`organization "${idOrName}"`, 'org');
-  if (rows.length > 1) throw conflict(`${rows.length} organizations are named "${idOrName}": name one by id (${rows.map((r) => r.id).join(', ')})`, 'org');
+  if (rows.length > 1)
+    throw conflict(`${rows.length} organizations are named "${idOrName}": name one by id (${rows.map((r) => r.id).join(', ')})`, 'org');
   return getOrganization(em, rows[0].id);
 }
 
 /** Every organization, oldest first, with its number of API keys that are not revoked. */
 export async function listOrganizations(em: EntityManager): Promise<{ id: string; name: string; createdAt: string; activeKeys: number }[]> {
-  const query = sql.selectFrom('organizations as o').select((eb) => [
-    'o.id',
-    'o.name',
-    'o.created_at',
-    eb
-      .selectFrom('api_keys as k')
-      .select(eb.fn.countAll<string | number>().as('n'))
-      .whereRef('k.org_id', '=', 'o.id')
-      .where('k.revoked_at', 'is', null)
-      .as('active_keys'),
-  ]);
+  const query = sql
+    .selectFrom('organizations as o')
+    .select((eb) => [
+      'o.id',
+      'o.name',
+      'o.created_at',
+      eb
+        .selectFrom('api_keys as k')
+        .select(eb.fn.countAll<string | number>().as('n'))
+        .whereRef('k.org_id', '=', 'o.id')
+        .where('k.revoked_at', 'is', null)
+        .as('active_keys'),
+    ]);
   const rows = await runRows(em, query.orderBy('o.created_at').orderBy('o.id'));
   return rows.map((r) => ({ id: r.id, name: r.name, createdAt: new Date(r.created_at).toISOString(), activeKeys: Number(r.active_keys) }));
 }
@@ -130,7 +139,7 @@ async function getOrganization(em: EntityManager, orgId: string): Promise<Organi
 
 /** Revokes a key of the caller's organization. Revoking twice keeps the first revocation time. */
 export async function revokeApiKey(em: EntityManager, orgId: string, id: string): Promise<ApiKey> {
-  const key = await em.findOne(ApiKey, { id: parseId("id", id), orgId });
+  const key = await em.findOne(ApiKey, { id: parseId('id', id), orgId });
   if (!key) throw notFound('API key', 'id');
   if (!key.revokedAt) {
     key.revokedAt = new Date();
@@ -142,5 +151,3 @@ export async function revokeApiKey(em: EntityManager, orgId: string, id: string)
 export async function listApiKeys(em: EntityManager, orgId: string): Promise<ApiKey[]> {
   return em.find(ApiKey, { orgId }, { orderBy: { createdAt: 'asc', id: 'asc' } });
 }
-
-

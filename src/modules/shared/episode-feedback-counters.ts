@@ -27,7 +27,9 @@ export const moveFeedbackCounters = (d: { count: string; sum: string; scored: st
 
 /** The aggregate over the `episodes` row `alias`, as an expression of a built statement. */
 export const aggregateFeedbackScoreOf = (alias: string): RawBuilder<number | null> =>
-  sql<number | null>`(CASE WHEN ${sql.ref(`${alias}.feedback_score_count`)} > 0 THEN ${sql.ref(`${alias}.feedback_score_sum`)} / ${sql.ref(`${alias}.feedback_score_count`)} END)`;
+  sql<
+    number | null
+  >`(CASE WHEN ${sql.ref(`${alias}.feedback_score_count`)} > 0 THEN ${sql.ref(`${alias}.feedback_score_sum`)} / ${sql.ref(`${alias}.feedback_score_count`)} END)`;
 
 /**
  * The assignments (for a built UPDATE of `episodes`) that add to the counters: `count` feedback, of

@@ -33,10 +33,15 @@ export async function keysetPage<DB, TB extends keyof DB, R extends { id: string
     q = q.where(raw<boolean>`(${sort}, ${id}) < (${c.sortValue}::timestamptz, ${c.id}::uuid)`);
   }
   // the row type of a statement generic in its table is R plus the sort key, which the compiler cannot simplify
-  const rows = (await runRows(em, q.orderBy(sort, 'desc').orderBy(id, 'desc').limit(n + 1))) as unknown as (R & { sort_key: string })[];
+  const rows = (await runRows(
+    em,
+    q
+      .orderBy(sort, 'desc')
+      .orderBy(id, 'desc')
+      .limit(n + 1),
+  )) as unknown as (R & { sort_key: string })[];
   const page = rows.slice(0, n);
   const nodes = await o.toNodes(page);
   const edges = page.map((r, i) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: nodes[i] }));
   return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
 }
-

@@ -33,4 +33,3 @@ export const addEventCounts = (rows: string, sign: 1 | -1) => `
    GROUP BY org_id, day, kind, md5(key)::uuid
    ORDER BY org_id, day, kind, md5(key)::uuid
   ON CONFLICT (org_id, day, kind, key_hash) DO UPDATE SET count = c.count + EXCLUDED.count`;
-

@@ -4,7 +4,10 @@ import { type FieldNode, type GraphQLResolveInfo, Kind, type SelectionSetNode } 
  * The names of the fields a selection set selects at its own level, through inline fragments and
  * fragment spreads (`fragment` looks a spread's selection set up; each fragment is walked once).
  */
-export function fieldNames(sets: readonly (SelectionSetNode | undefined)[], fragment: (name: string) => SelectionSetNode | undefined): Set<string> {
+export function fieldNames(
+  sets: readonly (SelectionSetNode | undefined)[],
+  fragment: (name: string) => SelectionSetNode | undefined,
+): Set<string> {
   const names = new Set<string>();
   const spread = new Set<string>();
   const walk = (set: SelectionSetNode | undefined) => {

@@ -25,7 +25,8 @@ export const newestPerEpisode = (orderDesc: string, limit: number): { select: st
  * The rank of a row among its episode's rows, newest first by `orderDesc` (an ORDER BY list written in
  * code, never from a request), for a built statement: keep the rows ranked at most the limit.
  */
-export const rankInEpisode = (orderDesc: string): RawBuilder<number> => sql<number>`row_number() OVER (PARTITION BY episode_id ORDER BY ${sql.raw(orderDesc)})`;
+export const rankInEpisode = (orderDesc: string): RawBuilder<number> =>
+  sql<number>`row_number() OVER (PARTITION BY episode_id ORDER BY ${sql.raw(orderDesc)})`;
 
 /** Groups rows by episode id in the order of `ids` (DataLoader contract), empty lists by default. */
 export function groupByEpisode<R extends { episode_id: string }, T>(ids: readonly string[], rows: R[], map: (r: R) => T): T[][] {

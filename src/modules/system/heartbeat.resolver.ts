@@ -50,7 +50,8 @@ export class HeartbeatResolver {
       'Server time, at once and then every `intervalSeconds`: lets a dashboard tell a quiet feed from a dead connection, and keeps idle proxies from closing the socket.',
     subscribe: ({ args }) => {
       const { intervalSeconds: seconds } = args as { intervalSeconds: number };
-      if (!Number.isInteger(seconds) || seconds < HEARTBEAT_SECONDS.min || seconds > HEARTBEAT_SECONDS.max) throw badInput('intervalSeconds', `intervalSeconds must be ${RANGE}`);
+      if (!Number.isInteger(seconds) || seconds < HEARTBEAT_SECONDS.min || seconds > HEARTBEAT_SECONDS.max)
+        throw badInput('intervalSeconds', `intervalSeconds must be ${RANGE}`);
       return ticks(seconds);
     },
   })

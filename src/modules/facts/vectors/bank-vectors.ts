@@ -59,7 +59,10 @@ export class BankVectors {
   readonly kinds = new Map<string | null, number>();
   readonly statuses = new Map<string, number>();
 
-  constructor(readonly dim: number, expected = 16) {
+  constructor(
+    readonly dim: number,
+    expected = 16,
+  ) {
     this.pdim = paddedDimension(dim);
     this.store = new CodeStore(this.pdim, expected);
     this.grow(this.store.capacity);
@@ -76,7 +79,8 @@ export class BankVectors {
 
   /** Scratch buffers with room for every slot. */
   scratch(): { slots: Int32Array; uppers: Float64Array } {
-    if (this.scan.slots.length < this.size) this.scan = { slots: new Int32Array(this.flags.length), uppers: new Float64Array(this.flags.length) };
+    if (this.scan.slots.length < this.size)
+      this.scan = { slots: new Int32Array(this.flags.length), uppers: new Float64Array(this.flags.length) };
     return this.scan;
   }
 
@@ -159,7 +163,14 @@ export class BankVectors {
       } else if (c.e) {
         continue; // an embedding of another dimension never matches a query embedding
       }
-      list.push({ normalized: c.n, codes, scale: q.scale, err: q.err, usefulness: Number(c.u), lastSignalMs: c.t === null ? Number.NaN : Number(c.t) });
+      list.push({
+        normalized: c.n,
+        codes,
+        scale: q.scale,
+        err: q.err,
+        usefulness: Number(c.u),
+        lastSignalMs: c.t === null ? Number.NaN : Number(c.t),
+      });
       useMax = Math.max(useMax, Number(c.u));
     }
     this.contexts[slot] = list.length ? list : undefined;
@@ -188,6 +199,8 @@ export class BankVectors {
    * string and its map entry, and per query context its codes and about 150 bytes of object.
    */
   get bytes(): number {
-    return this.store.bytes + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.contextCount * (this.pdim + 150);
+    return (
+      this.store.bytes + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.contextCount * (this.pdim + 150)
+    );
   }
 }

@@ -129,7 +129,7 @@ class LowestOfTop {
     const h = this.heap;
     if (h.length < this.k) {
       h.push(x);
-      for (let i = h.length - 1; i > 0; ) {
+      for (let i = h.length - 1; i > 0;) {
         const p = (i - 1) >> 1;
         if (h[p] <= h[i]) break;
         [h[p], h[i]] = [h[i], h[p]];
@@ -139,7 +139,7 @@ class LowestOfTop {
     }
     if (x <= h[0]) return false;
     h[0] = x;
-    for (let i = 0; ; ) {
+    for (let i = 0; ;) {
       const l = 2 * i + 1;
       const r = l + 1;
       let m = i;

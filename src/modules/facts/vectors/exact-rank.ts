@@ -35,7 +35,9 @@ const candidateRows = (orgId: string, candidates: string[]) =>
       // days since the last signal, as the ranking statement computes them (0 without a signal)
       raw<number>`${raw.raw(sqlDaysBetween('f.last_signal_at', 'now()'))}`.as('days'),
       // query contexts: normalised query, embedding, its sum of squares, usefulness, days since and time (epoch s) of the last signal
-      raw<{ n: string; e: string | null; q: number | null; u: number; d: number; t: number | null }[] | null>`(SELECT json_agg(json_build_object(
+      raw<
+        { n: string; e: string | null; q: number | null; u: number; d: number; t: number | null }[] | null
+      >`(SELECT json_agg(json_build_object(
           'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
           'd', ${raw.raw(sqlDaysBetween('c.last_signal_at', 'now()'))}, 't', date_part('epoch', c.last_signal_at)))
         FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id)`.as('contexts'),
@@ -55,10 +57,20 @@ const candidateRows = (orgId: string, candidates: string[]) =>
  * log; null when it shows a change the cache has not seen (or the cache moved meanwhile): the
  * caller catches up and ranks again.
  */
-export async function rankCandidates(em: EntityManager, orgId: string, p: Params, qe: number[], candidates: string[], held: Held | null = null): Promise<RecalledFact[] | null> {
+export async function rankCandidates(
+  em: EntityManager,
+  orgId: string,
+  p: Params,
+  qe: number[],
+  candidates: string[],
+  held: Held | null = null,
+): Promise<RecalledFact[] | null> {
   let rows: Row<ReturnType<typeof candidateRows>>[];
   if (held) {
-    const state = sql.selectFrom(changeRead(orgId, 'facts', held.cursor)).selectAll('l').select(dimensionOf(orgId).as('dimension'));
+    const state = sql
+      .selectFrom(changeRead(orgId, 'facts', held.cursor))
+      .selectAll('l')
+      .select(dimensionOf(orgId).as('dimension'));
     const read = await runRows(
       em,
       sql
@@ -76,7 +88,14 @@ export async function rankCandidates(em: EntityManager, orgId: string, p: Params
   const qNormSq = sumOfSquares(qe);
   const qnorm = normalizeQuery(p.query);
   const scored = rows
-    .filter((r) => r.bank_id === p.bankId && r.text !== '' && r.embedding !== null && (!p.kinds || p.kinds.includes(r.kind as string)) && (!p.statuses || p.statuses.includes(r.status)))
+    .filter(
+      (r) =>
+        r.bank_id === p.bankId &&
+        r.text !== '' &&
+        r.embedding !== null &&
+        (!p.kinds || p.kinds.includes(r.kind as string)) &&
+        (!p.statuses || p.statuses.includes(r.status)),
+    )
     .map((stored) => {
       const r: FactRow = { ...stored, embedding: Array.from(decodeFloat8Array(stored.embedding!)) };
       const now = new Date(stored.now);

@@ -136,7 +136,10 @@ export class FactIndex {
     }
     // a new cursor: banks are read after this statement, so every change it already shows is in them
     const cursor = org.cursor;
-    const read = sql.selectFrom(changeRead(orgId, 'facts', cursor)).selectAll('l').select(dimensionOf(orgId).as('dimension'));
+    const read = sql
+      .selectFrom(changeRead(orgId, 'facts', cursor))
+      .selectAll('l')
+      .select(dimensionOf(orgId).as('dimension'));
     const row = (await firstRow(em, read))!;
     org.dimension = row.dimension === null ? null : Number(row.dimension);
     if (!cursor) org.cursor = ChangeCursor.start(row);
@@ -190,11 +193,17 @@ export class FactIndex {
       const rows: Row<ReturnType<typeof bankChunk>>[] = await runRows(em, bankChunk(orgId, bankId, after));
       for (const r of rows) bank.put(decoded(r));
       if (bank.bytes > this.maxBytes) {
-        this.log?.warn({ orgId, bankId, facts: bank.count, maxMb: Math.round(this.maxBytes / 2 ** 20) }, 'recall index: bank larger than RECALL_INDEX_MAX_MB, ranked by PostgreSQL alone');
+        this.log?.warn(
+          { orgId, bankId, facts: bank.count, maxMb: Math.round(this.maxBytes / 2 ** 20) },
+          'recall index: bank larger than RECALL_INDEX_MAX_MB, ranked by PostgreSQL alone',
+        );
         return null;
       }
       if (rows.length < BUILD_CHUNK) {
-        this.log?.info({ orgId, bankId, facts: bank.count, ms: Date.now() - started, mb: Math.round(bank.bytes / 2 ** 20) }, 'recall index: bank read');
+        this.log?.info(
+          { orgId, bankId, facts: bank.count, ms: Date.now() - started, mb: Math.round(bank.bytes / 2 ** 20) },
+          'recall index: bank read',
+        );
         return bank;
       }
       after = [rows[rows.length - 1].at, rows[rows.length - 1].id];

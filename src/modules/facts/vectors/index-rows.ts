@@ -11,8 +11,14 @@ export const indexRows = (orgId: string) =>
   sql
     .selectFrom('facts as f')
     .select([
-      'f.id', 'f.bank_id', raw<boolean>`f.text <> ''`.as('has_text'), 'f.kind', 'f.status',
-      raw<Buffer | null>`array_send(f.embedding)`.as('embedding'), 'f.embedding_norm_sq as norm_sq', 'f.usefulness',
+      'f.id',
+      'f.bank_id',
+      raw<boolean>`f.text <> ''`.as('has_text'),
+      'f.kind',
+      'f.status',
+      raw<Buffer | null>`array_send(f.embedding)`.as('embedding'),
+      'f.embedding_norm_sq as norm_sq',
+      'f.usefulness',
       raw<number | null>`date_part('epoch', f.last_signal_at) * 1000`.as('t'),
       raw<{ n: string; e: string | null; q: number | null; u: number; t: number | null }[] | null>`(SELECT json_agg(json_build_object(
           'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq,

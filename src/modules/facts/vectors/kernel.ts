@@ -17,7 +17,18 @@ export class CodeStore {
   private memory!: WebAssembly.Memory;
   private kernel!: {
     dots: (codes: number, n: number, dim: number, query: number, out: number) => void;
-    above: (dots: number, n: number, scales: number, errs: number, uses: number, qs: number, qe: number, w: number, threshold: number, out: number) => number;
+    above: (
+      dots: number,
+      n: number,
+      scales: number,
+      errs: number,
+      uses: number,
+      qs: number,
+      qe: number,
+      w: number,
+      threshold: number,
+      out: number,
+    ) => number;
   };
   private at = { query: 0, scales: 0, errs: 0, uses: 0, dots: 0, out: 0 };
   capacity = 0;
@@ -28,7 +39,10 @@ export class CodeStore {
   errs!: Float32Array;
   uses!: Float32Array;
 
-  constructor(readonly pdim: number, capacity: number) {
+  constructor(
+    readonly pdim: number,
+    capacity: number,
+  ) {
     this.allocate(Math.max(16, capacity));
   }
 
@@ -97,7 +111,13 @@ export class CodeStore {
  * component), measured and rounded up: with the query at unit length, the dot product with the
  * reconstruction is off by at most that much (Cauchy-Schwarz). 0 and 0 for a zero vector.
  */
-export function quantize(v: ArrayLike<number>, normSq: number, out: Int8Array, offset: number, pdim: number): { scale: number; err: number } {
+export function quantize(
+  v: ArrayLike<number>,
+  normSq: number,
+  out: Int8Array,
+  offset: number,
+  pdim: number,
+): { scale: number; err: number } {
   out.fill(0, offset, offset + pdim);
   if (!(normSq > 0) || !Number.isFinite(normSq)) return { scale: 0, err: 0 };
   const inv = 1 / Math.sqrt(normSq);

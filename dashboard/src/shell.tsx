@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Role } from './generated/graphql';
+import { canSeeLearning } from './access';
 import type { LiveFeed } from './live';
 import { CanvasView } from './views/canvas';
 import { EpisodeDetail, EpisodesView } from './views/episodes';
@@ -7,15 +8,6 @@ import { FactsView } from './views/facts';
 import { LearningView } from './views/learning';
 import { LiveView } from './views/live';
 import { MemoryView } from './views/memory';
-
-export interface ViewProps {
-  apiKey: string;
-  role: Role;
-}
-
-/** what each role may see; the server refuses the rest anyway, this keeps it out of sight */
-const canSeeLearning = (role: Role) => role === 'ADMIN' || role === 'INTEGRATOR';
-export const canForget = (role: Role) => role === 'ADMIN';
 
 const tabs: { id: string; label: string; visible(role: Role): boolean }[] = [
   { id: 'live', label: 'Live feedback', visible: () => true },

@@ -3,7 +3,7 @@ import { ChartBox } from '../chart';
 import { num, TIME_RANGES } from '../format';
 import { DashCanvasDocument, DashEpisodesDocument, type DashCanvasStatsFragment } from '../generated/graphql';
 import { useQuery } from '../hooks';
-import type { ViewProps } from '../shell';
+import type { ViewProps } from '../access';
 import { Status } from './status';
 
 function StatsTable({ rows, id, byComponent }: { rows: DashCanvasStatsFragment[]; id: string; byComponent: boolean }) {

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { DashEpisodeDocument, DashEpisodesDocument, type EpisodeFilter } from '../generated/graphql';
 import { json, num, TIME_RANGES, when, yesNo } from '../format';
 import { useQuery } from '../hooks';
-import type { ViewProps } from '../shell';
+import type { ViewProps } from '../access';
 import { Status } from './status';
 
 const PAGE = 20;

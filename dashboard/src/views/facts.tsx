@@ -3,7 +3,7 @@ import { num, when } from '../format';
 import { DashFactsDocument, type DashFactsQuery } from '../generated/graphql';
 import { request } from '../api';
 import { useLoad } from '../hooks';
-import type { ViewProps } from '../shell';
+import type { ViewProps } from '../access';
 import { Status } from './status';
 
 type Fact = DashFactsQuery['facts']['edges'][number]['node'];

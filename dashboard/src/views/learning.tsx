@@ -3,7 +3,7 @@ import { ChartBox } from '../chart';
 import { json, pct, when } from '../format';
 import { DashFewShotDocument, DashLearningDocument } from '../generated/graphql';
 import { useQuery } from '../hooks';
-import type { ViewProps } from '../shell';
+import type { ViewProps } from '../access';
 import { Status } from './status';
 
 const DAY = 86_400_000;

@@ -9,7 +9,7 @@ import {
   type DashForgetPreviewMutation,
 } from '../generated/graphql';
 import { useQuery } from '../hooks';
-import { canForget, type ViewProps } from '../shell';
+import { canForget, type ViewProps } from '../access';
 import { Status } from './status';
 
 function ForgetPreview({ apiKey }: { apiKey: string }) {

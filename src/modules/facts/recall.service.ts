@@ -12,20 +12,9 @@ import { CONTEXT_MATCH_SQL, cosineWith, finalScoreOf, semanticFromCosineOf, sumO
 import { candidateIds } from './vectors/candidates';
 import { rankCandidates } from './vectors/exact-rank';
 import type { FactIndex } from './vectors/fact-index';
+import type { RecallParams as Params } from './recall-params';
 
 const MAX_QUERY = 2000;
-
-export interface Params {
-  bankId: string;
-  query: string;
-  queryEmbedding: number[] | null;
-  limit: number;
-  boost: boolean;
-  weight: number;
-  minUsefulness: number;
-  kinds: string[] | null;
-  statuses: string[] | null;
-}
 
 export function validateRecall(input: RecallInput): Params {
   text('input.bankId', input.bankId, 200, { required: true });

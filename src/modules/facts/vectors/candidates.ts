@@ -1,4 +1,4 @@
-import type { Params } from '../recall.service';
+import type { RecallParams as Params } from '../recall-params';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral } from '../usefulness';
 import type { BankVectors } from './bank-vectors';
 import { LIVE } from './bank-vectors';

@@ -7,7 +7,7 @@ import { changeRead } from './change-read';
 import type { Held } from './fact-index';
 import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
 import { type RecalledFact, UsefulnessSource } from '../facts.type';
-import type { Params } from '../recall.service';
+import type { RecallParams as Params } from '../recall-params';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral, finalScore, normalizeQuery, semanticFromCosine } from '../usefulness';
 import { sqlDaysBetween, sumOfSquares } from '../usefulness.sql';
 

@@ -1,0 +1,12 @@
+/** A recall request after validation: what the ranking and the candidate bounds work from. */
+export interface RecallParams {
+  bankId: string;
+  query: string;
+  queryEmbedding: number[] | null;
+  limit: number;
+  boost: boolean;
+  weight: number;
+  minUsefulness: number;
+  kinds: string[] | null;
+  statuses: string[] | null;
+}

@@ -167,8 +167,10 @@ describe('queries through compiled plans', () => {
       id: episodeId,
     });
     expect(fits.errors).toBeUndefined();
+    // two aliases inside one root field: root fields run side by side on their own connections, so
+    // which of two would cross the budget first is a race between round trips, not a rule to compare
     const page = await same(
-      `{ episodes(first: 12) { ...P } again: episodes(first: 12) { ...P } } fragment P on EpisodeConnection { edges { node { title segments { content } } } pageInfo { endCursor } }`,
+      `{ episodes(first: 12) { ...P } } fragment P on EpisodeConnection { edges { node { title segments { content } } } again: edges { node { title segments { content } } } pageInfo { endCursor } }`,
     );
     expect(page.errors?.map((e) => e.extensions?.code)).toEqual(['RESPONSE_TOO_LARGE']);
     const after = await executions(compiled);

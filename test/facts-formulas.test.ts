@@ -22,7 +22,10 @@ import {
   sqlSemanticFromCosine,
   sqlSignalDelta,
   sqlUsefulnessAt,
+  cosineWith,
 } from '../src/modules/facts/usefulness.sql';
+import { sql as raw } from 'kysely';
+import { templateRows } from '../src/db/typed-sql';
 import { startTestServer, type TestServer } from './helpers/server';
 
 describe('usefulness formulas (worked examples of the reference usefulness design)', () => {
@@ -202,6 +205,30 @@ describe('the SQL formulas agree with the TypeScript ones', () => {
           expect(rows[3].cos).toBe(0);
         } else expect(rows.every((r) => r.cos === 0)).toBe(true);
       }
+    }
+  });
+  it('computes the cosine recall runs, with every number of the query bound, exactly as the written one', async () => {
+    let seed = 777;
+    const rnd = () => ((seed = (seed * 48271) % 2147483647) / 2147483647) * 2 - 1;
+    const vec = (d: number) => Array.from({ length: d }, () => rnd());
+    for (const d of [1, 3, 64, INLINE_DIMENSIONS, INLINE_DIMENSIONS + 1]) {
+      const q = vec(d);
+      const facts = [q, q.map((x) => -x), new Array<number>(d).fill(0), ...Array.from({ length: 10 }, () => vec(d))];
+      const rows = await templateRows<{ n: number; bound: number; written: number }>(
+        em,
+        raw`SELECT p.n, ${cosineWith('p.a', 'p.nsq', q)} AS bound, ${raw.raw(sqlCosineWith('p.a', 'p.nsq', q))} AS written
+              FROM (SELECT r.n, r.a, sum_of_squares(r.a) AS nsq
+                      FROM (SELECT x.n, ${raw.raw(arrayOf('x.a'))} AS a
+                              FROM jsonb_to_recordset(${JSON.stringify(facts.map((a, n) => ({ a, n })))}::jsonb) AS x(a jsonb, n int) OFFSET 0) r) p
+             ORDER BY p.n`,
+      );
+      expect(rows).toHaveLength(facts.length);
+      rows.forEach((r, i) => {
+        expect(r.bound).toBe(r.written);
+        expect(r.bound).toBeCloseTo(cosine(facts[i], q), 12);
+      });
+      expect(rows[0].bound).toBeCloseTo(1, 12);
+      expect(rows[2].bound).toBe(0);
     }
   });
 });

@@ -9,6 +9,7 @@ import { Segment as SegmentEntity } from './segment.entity';
 export const episodeEntities = [EpisodeEntity, SegmentEntity, EpisodeOutputEntity, EpisodeFactEntity];
 export const episodeResolvers = [EpisodesResolver, EpisodeContextResolver, EpisodeDecayResolver];
 
+export { oldestEmbeddedDimension } from './episode-dimension';
 export { EPISODE_COLUMNS, type EpisodeRow, episodeFromRow } from './episode.rows';
 export { Episode } from './episode.type';
 export { getEpisode } from './episodes.query';

@@ -1,6 +1,6 @@
 import { type RawBuilder, sql as raw } from 'kysely';
 import { sql, toDriverText } from '../../db/typed-sql';
-import { EPISODE_COLUMNS } from '../episodes';
+import { EPISODE_COLUMNS, oldestEmbeddedDimension } from '../episodes';
 import { INLINE_DIMENSIONS, sumOfSquares } from '../facts';
 import { CANVAS_BOOST, NEGATIVE_FEEDBACK_BOOST, POSITIVE_FEEDBACK_BOOST, RECENCY_WEIGHT, RELEVANCE_WEIGHT } from './recall-episodes.score';
 
@@ -11,20 +11,6 @@ export interface EpisodeRankingArgs {
   limit: number;
   since: Date | null;
 }
-
-/**
- * The dimension of the organization's episode embeddings, NULL while it has none: its oldest
- * embedded episode's, found through the partial index of embedded episodes (without the order a
- * scan could read every unembedded episode first).
- */
-const dimensionOf = (orgId: string) =>
-  sql
-    .selectFrom('episodes')
-    .select(raw<number | null>`array_length(embedding, 1)`.as('n'))
-    .where('org_id', '=', orgId)
-    .where('embedding', 'is not', null)
-    .orderBy('created_at')
-    .limit(1);
 
 /**
  * Cosine of the episode's embedding with the query vector `q`, 0 when either is all zeros, with the
@@ -68,7 +54,7 @@ export function episodeRanking(orgId: string, lambda: number, a: EpisodeRankingA
     : textRelevance(a.query);
   // without a query embedding nothing reads the dimension: `d` is a constant no statement evaluates
   return sql
-    .with('d', (db) => db.selectNoFrom(emb ? dimensionOf(orgId).as('n') : raw<number | null>`NULL::int`.as('n')))
+    .with('d', (db) => db.selectNoFrom(emb ? oldestEmbeddedDimension(orgId).as('n') : raw<number | null>`NULL::int`.as('n')))
     .with('s', (db) =>
       db
         .selectFrom('episodes as e')

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { performance } from 'node:perf_hooks';
 import type { NextFunction, Request, Response } from 'express';
 import { newRequestId, runInRequestScope, type RequestScope } from '../core/request-scope';
@@ -16,24 +17,31 @@ function requestLogLevel(status: number, code: string | undefined): 'error' | 'w
 }
 
 /**
- * Gives each request its id (the caller's `x-request-id` when it looks like one) and, when it is
+ * Gives a request its id (the caller's `x-request-id` when it looks like one) and, when it is
  * answered, one log line with its status, operation, the code of its first error and its time.
+ * Returns the request's scope, which the caller runs the request's work in.
  */
+export function logRequest(log: Logger, metrics: Metrics, req: IncomingMessage, res: ServerResponse, path: string): RequestScope {
+  const requestId = newRequestId(req.headers['x-request-id']);
+  res.setHeader('x-request-id', requestId);
+  const started = performance.now();
+  const scope: RequestScope = { requestId };
+  res.on('finish', () => {
+    metrics.httpRequests.inc({ route: ROUTES.has(path) ? path : 'other', status: String(res.statusCode) });
+    const { operationName: operation, errorCode: code } = scope;
+    log[requestLogLevel(res.statusCode, code)](
+      { requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) },
+      'request',
+    );
+  });
+  return scope;
+}
+
+/** `logRequest` as Express middleware: the rest of the request runs in its scope. */
 export function requestLog(log: Logger, metrics: Metrics) {
   return (req: Request, res: Response, next: NextFunction) => {
-    const requestId = newRequestId(req.headers['x-request-id']);
-    res.setHeader('x-request-id', requestId);
-    const started = performance.now();
-    const scope: RequestScope = { requestId };
-    const path = req.path; // routers rewrite req.path on the way down
-    res.on('finish', () => {
-      metrics.httpRequests.inc({ route: ROUTES.has(path) ? path : 'other', status: String(res.statusCode) });
-      const { operationName: operation, errorCode: code } = scope;
-      log[requestLogLevel(res.statusCode, code)](
-        { requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) },
-        'request',
-      );
-    });
+    // routers rewrite req.path on the way down
+    const scope = logRequest(log, metrics, req, res, req.path);
     runInRequestScope(scope, () => next());
   };
 }

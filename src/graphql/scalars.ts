@@ -12,5 +12,5 @@ const dateTime = DateTimeResolver.toConfig();
 export const DateTimeScalar = new GraphQLScalarType({
   ...dateTime,
   description: 'A UTC date and time, ISO-8601 (e.g. `2026-11-22T10:00:00.000Z`).',
-  serialize: (value) => (dateTime.serialize(value) as Date).toISOString(),
+  serialize: (value) => dateTime.serialize(value).toISOString(),
 });

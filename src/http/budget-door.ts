@@ -35,6 +35,14 @@ export class BudgetDoor {
     this.closed.set(digest(token), { until: Date.now() + e.retryAfterMs, scope: e.scope, kind: e.kind });
   }
 
+  /** Whether the bearer of `authorization` may pass: no refusal of theirs is still running here. */
+  admits(authorization: unknown): boolean {
+    if (this.closed.size === 0) return true;
+    const token = bearerToken(authorization);
+    const entry = token === null ? undefined : this.closed.get(digest(token));
+    return !entry || entry.until <= Date.now();
+  }
+
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (this.closed.size === 0) return next();
     const token = bearerToken(req.headers.authorization);

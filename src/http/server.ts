@@ -1,4 +1,4 @@
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { performance } from 'node:perf_hooks';
 import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
@@ -8,11 +8,10 @@ import {
   ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import { expressMiddleware } from '@as-integrations/express5';
 import express, { type NextFunction, type Request, type Response } from 'express';
 import { StartupError } from '../core/errors';
 import { portIsFree } from '../core/ports';
-import { newRequestId, currentRequestScope } from '../core/request-scope';
+import { newRequestId, currentRequestScope, runInRequestScope } from '../core/request-scope';
 import { migrationsApplied } from '../db/orm';
 import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
@@ -22,14 +21,15 @@ import { formatGraphQLError, responseStatus } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
-import { documentLimits } from './document-limits';
+import { documentLimits, documentRefusal } from './document-limits';
+import { bodyRefusal, isPlainJsonPost, parseJsonBody, readBody, serveGraphql } from './graphql-post';
 import { BudgetDoor } from './budget-door';
 import { mountDashboard } from './dashboard';
 import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
 import { Budgets, budgetStore, type OverBudget, type Spender } from './budgets';
 import { Metrics } from './metrics';
 import { mountMetrics } from './metrics-endpoint';
-import { requestLog } from './request-log';
+import { logRequest, requestLog } from './request-log';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
 export interface RunningServer {
@@ -41,6 +41,8 @@ export interface RunningServer {
   metricsUrl: string | null;
   budgets: Budgets;
   ws: GraphqlWsServer;
+  /** POSTs to /graphql served without Express (a whole JSON body, see ./graphql-post.ts) so far */
+  plainPosts(): number;
   /** drains HTTP and WebSocket traffic; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -49,6 +51,15 @@ function errorBody(status: number, code: string, message: string) {
   const scope = currentRequestScope();
   if (scope) scope.errorCode ??= code;
   return { status, body: { errors: [{ message, extensions: { code, requestId: scope?.requestId } }] } };
+}
+
+/** A JSON answer, as Express's `res.json` writes it. */
+function sendJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /**
@@ -102,7 +113,11 @@ export async function startHttpServer(services: Services, port: number, host?: s
   // no ETag on API answers: each would cost a hash of the whole body, and answers to POSTs are
   // never revalidated
   app.set('etag', false);
-  const httpServer = createServer(app);
+  // POST /graphql with a whole JSON body skips Express (see ./graphql-post.ts); once Apollo has started
+  let plainPost: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
+  const httpServer = createServer((req, res) => {
+    if (!plainPost?.(req, res)) void app(req, res);
+  });
   const metrics = new Metrics(orm);
   const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
   const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
@@ -172,23 +187,23 @@ export async function startHttpServer(services: Services, port: number, host?: s
   const metricsEndpoint = await mountMetrics(app, metrics, config, log);
   mountDashboard(app, { explorer: config.explorer });
 
+  const graphqlContext = async (req: IncomingMessage, res: ServerResponse) => {
+    const viewer = await viewerFor(services, req.headers.authorization);
+    await admitHttpRequest(budgets, door, viewer, req, res);
+    return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
+  };
   app.use(
     '/graphql',
     door.middleware,
     express.json({ limit: LIMITS.bodyBytes }),
     documentLimits(formatError),
-    expressMiddleware(apollo, {
-      context: async ({ req, res }) => {
-        const viewer = await viewerFor(services, req.headers.authorization);
-        await admitHttpRequest(budgets, door, viewer, req, res);
-        return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
-      },
-    }),
+    (req: Request, res: Response, next: NextFunction) => {
+      serveGraphql(apollo, req, res, req.body, () => graphqlContext(req, res)).catch(next);
+    },
   );
 
-  // body parser failures (too large, not JSON) in the GraphQL error shape
-  app.use((err: { status?: number; type?: string; message?: string }, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
+  // failures outside GraphQL (a body too large or not JSON, an unexpected fault) in the GraphQL error shape
+  const httpFailure = (err: { status?: number; message?: string }) => {
     const e =
       err.status === 413
         ? errorBody(413, 'PAYLOAD_TOO_LARGE', `request body exceeds ${LIMITS.bodyBytes} bytes`)
@@ -196,8 +211,40 @@ export async function startHttpServer(services: Services, port: number, host?: s
           ? errorBody(err.status, 'BAD_REQUEST', err.message ?? 'bad request')
           : errorBody(500, 'INTERNAL_SERVER_ERROR', 'Unexpected error');
     if (e.status >= 500) log.error({ err }, 'unexpected HTTP error');
-    res.status(e.status).json(e.body);
+    return e;
+  };
+  app.use((err: { status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
+    if (res.headersSent) return next(err);
+    const e = httpFailure(err);
+    sendJson(res, e.status, e.body);
   });
+
+  // the request every GraphQL client sends, answered as the Express route above answers it
+  const answerPlainPost = async (req: IncomingMessage, res: ServerResponse) => {
+    try {
+      const raw = await readBody(req);
+      const body = parseJsonBody(raw);
+      if (body === undefined) {
+        const e = httpFailure(await bodyRefusal(req, raw, LIMITS.bodyBytes));
+        return sendJson(res, e.status, e.body);
+      }
+      const refused = documentRefusal((body as { query?: unknown }).query, formatError);
+      if (refused) return sendJson(res, 400, { errors: [refused] });
+      await serveGraphql(apollo, req, res, body, () => graphqlContext(req, res));
+    } catch (err) {
+      if (res.headersSent) return void res.destroy();
+      const e = httpFailure(err as { status?: number; message?: string });
+      sendJson(res, e.status, e.body);
+    }
+  };
+  let plainPosts = 0;
+  plainPost = (req, res) => {
+    if (!isPlainJsonPost(req, LIMITS.bodyBytes) || !door.admits(req.headers.authorization)) return false;
+    plainPosts += 1;
+    const scope = logRequest(log, metrics, req, res, '/graphql');
+    runInRequestScope(scope, () => void answerPlainPost(req, res));
+    return true;
+  };
 
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', (err: NodeJS.ErrnoException) =>
@@ -216,6 +263,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     metricsUrl: metricsEndpoint.url,
     budgets,
     ws,
+    plainPosts: () => plainPosts,
     stop: () =>
       (stopping ??= (async () => {
         await revocations.return?.();

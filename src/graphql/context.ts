@@ -64,22 +64,41 @@ export async function viewerFor(services: Services, authorization: unknown): Pro
   return viewer;
 }
 
-/** A fresh context for one operation: its own EntityManager fork and its own loaders. */
+/**
+ * The context of one operation: its own EntityManager fork, loaders and child logger, each made on
+ * first use (an operation that reads nothing from the database, such as `viewer`, forks nothing).
+ * They are fields of the prototype, so Apollo Server's copy of the context per operation stays lazy.
+ */
+class OperationContext implements Context {
+  readonly orgId: string;
+  private forked?: EntityManager;
+  private made?: Loaders;
+  private child?: Context['log'];
+
+  constructor(
+    readonly services: Services,
+    readonly viewer: Viewer,
+    readonly requestId: string,
+  ) {
+    this.orgId = viewer.orgId;
+  }
+
+  get em(): EntityManager {
+    return (this.forked ??= this.services.orm.em.fork());
+  }
+
+  get loaders(): Loaders {
+    return (this.made ??= new Loaders(this.em, this.orgId));
+  }
+
+  get log(): Context['log'] {
+    return (this.child ??= this.services.log.child({ orgId: this.orgId }));
+  }
+}
+
+/** A fresh context for one operation. */
 export function makeContext(services: Services, viewer: Viewer, requestId: string): Context {
-  const em = services.orm.em.fork();
-  let log: Context['log'] | undefined;
-  return {
-    requestId,
-    viewer,
-    orgId: viewer.orgId,
-    em,
-    loaders: new Loaders(em, viewer.orgId),
-    // a child logger costs an allocation per request; most requests never log
-    get log() {
-      return (log ??= services.log.child({ orgId: viewer.orgId }));
-    },
-    services,
-  };
+  return new OperationContext(services, viewer, requestId);
 }
 
 /**

@@ -6,12 +6,14 @@ import { resolvers } from '../modules';
 import { authChecker } from './auth-checker';
 import { guardResponseSize } from './response-size';
 import { DateTimeScalar } from './scalars';
+import { resolveArgumentsInTurn } from './sync-args';
 
 let built: GraphQLSchema | undefined;
 
 /** The executable schema, built once per process from the type-graphql classes. */
 export function buildAppSchema(): GraphQLSchema {
   if (built) return built;
+  resolveArgumentsInTurn();
   built = buildSchemaSync({
     resolvers,
     authChecker,

@@ -1,6 +1,6 @@
 import { sql as raw } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { firstRow, rows, sql, templateRows, toDriverText } from '../src/db/typed-sql';
+import { firstRow, prepared, rows, sql, templateRows, toDriverText } from '../src/db/typed-sql';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -54,6 +54,55 @@ describe('statements built against the generated table types', () => {
     expect(
       await rows(em, sql.selectFrom('episodes as e').select(['e.id']).where('e.org_id', '=', other.orgId).where('e.id', '=', id)),
     ).toEqual([]);
+  });
+});
+
+describe('prepared statements', () => {
+  const direct = (v: { orgId: string; ids: readonly string[]; agent: string | null; n: number }, withAgent: boolean) =>
+    sql
+      .selectFrom('episodes as e')
+      .select(['e.id'])
+      .where('e.org_id', '=', v.orgId)
+      .where('e.id', '=', raw<string>`any(${v.ids}::uuid[])`)
+      .$if(withAgent, (q) => q.where('e.agent_id', '=', v.agent!))
+      .limit(v.n);
+  const statement = prepared((v: { orgId: string; ids: readonly string[]; agent: string | null; n: number }, s: { withAgent: boolean }) =>
+    direct(v, s.withAgent),
+  );
+
+  it('give the text and values the statement built anew would give, for every shape and any values', () => {
+    for (const withAgent of [false, true, false])
+      for (const v of [
+        { orgId: 'o1', ids: ['a', 'b'], agent: 'x', n: 3 },
+        { orgId: 'o2', ids: [], agent: 'y', n: 7 },
+      ])
+        expect(statement.text({ withAgent }, v)).toEqual(toDriverText(direct(v, withAgent)));
+  });
+
+  it('refuse, on their first build, a value used other than as a bound value', () => {
+    const added = prepared((v: { n: number }) =>
+      sql
+        .selectFrom('episodes')
+        .select(['id'])
+        .limit(v.n + 1),
+    );
+    expect(() => added.text({}, { n: 1 })).toThrow(/value n of a prepared statement/);
+    const written = prepared((v: { col: string }) => sql.selectFrom('episodes').select(raw<string>`${raw.raw(`${v.col}`)}`.as('c')));
+    expect(() => written.text({}, { col: 'id' })).toThrow(/value col of a prepared statement/);
+  });
+
+  it('run on the EntityManager with the values of each call', async () => {
+    const em = s.app.db.orm.em.fork();
+    const ids = [crypto.randomUUID(), crypto.randomUUID()];
+    await rows(em, sql.insertInto('episodes').values(ids.map((id, i) => ({ id, org_id: org.orgId, agent_id: `prepared-${i}` }))));
+    for (const [agent, expected] of [
+      ['prepared-0', [ids[0]]],
+      ['prepared-1', [ids[1]]],
+    ] as const) {
+      const found = await statement.rows(em, { withAgent: true }, { orgId: org.orgId, ids, agent, n: 5 });
+      expect(found.map((r) => r.id)).toEqual(expected);
+    }
+    expect((await statement.rows(em, { withAgent: false }, { orgId: org.orgId, ids, agent: null, n: 1 })).length).toBe(1);
   });
 });
 

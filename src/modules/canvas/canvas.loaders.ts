@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { sql as raw } from 'kysely';
-import { rows, sql } from '../../db/typed-sql';
+import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import { groupByEpisode, rankInEpisode } from '../shared';
 import type { CanvasAction } from '../shared';
@@ -15,29 +15,38 @@ export interface CanvasContextArgs {
   metadata: boolean;
 }
 
-/** The newest `limit` canvas audits per episode, oldest first, optionally filtered; one statement per request. */
-export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<string, CanvasAudit[]>> = (em, orgId, args) =>
-  new DataLoader(async (ids) => {
-    const { canvasType, action } = args;
+const canvasStatement = prepared(
+  (
+    v: { orgId: string; ids: readonly string[]; limit: number; canvasType: string | null; action: CanvasAction | null },
+    shape: { metadata: boolean; byType: boolean; byAction: boolean },
+  ) => {
     const ranked = sql
       .selectFrom('canvas_audits as c')
-      .select(canvasSelection(args.metadata))
+      .select(canvasSelection(shape.metadata))
       .select(rankInEpisode('c.created_at DESC, c.id DESC').as('rn'))
-      .where('c.org_id', '=', orgId)
-      .where('c.episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`)
-      .$if(canvasType !== null, (q) => q.where('c.canvas_type', '=', canvasType!))
-      .$if(action !== null, (q) => q.where('c.action', '=', action!));
-    const found = await rows(
-      em,
+      .where('c.org_id', '=', v.orgId)
+      .where('c.episode_id', '=', raw<string>`any(${v.ids}::uuid[])`)
+      .$if(shape.byType, (q) => q.where('c.canvas_type', '=', v.canvasType!))
+      .$if(shape.byAction, (q) => q.where('c.action', '=', v.action!));
+    return (
       sql
         .selectFrom(ranked.as('x'))
         .selectAll()
-        .where('x.rn', '<=', args.limit)
+        .where('x.rn', '<=', v.limit)
         .orderBy('x.episode_id')
         .orderBy('x.created_at')
         .orderBy('x.id')
         // only audits of the requested episodes are read: every row has its episode id
-        .$narrowType<{ episode_id: string }>(),
+        .$narrowType<{ episode_id: string }>()
     );
+  },
+);
+
+/** The newest `limit` canvas audits per episode, oldest first, optionally filtered; one statement per request. */
+export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<string, CanvasAudit[]>> = (em, orgId, args) =>
+  new DataLoader(async (ids) => {
+    const { canvasType, action, limit, metadata } = args;
+    const shape = { metadata, byType: canvasType !== null, byAction: action !== null };
+    const found = await canvasStatement.rows(em, shape, { orgId, ids, limit, canvasType, action });
     return groupByEpisode(ids, found, canvasFromRow);
   });

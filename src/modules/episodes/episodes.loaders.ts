@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { sql as raw, type Selectable } from 'kysely';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import type { EpisodeFactsTable } from '../../db/tables';
-import { rows, sql, templateRows } from '../../db/typed-sql';
+import { prepared, rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
 import { groupByEpisode, rankInEpisode } from '../shared';
@@ -10,16 +10,19 @@ import type { EpisodeOutput, Segment } from './episode-parts.type';
 
 type Limit = { limit: number };
 
+const segmentsStatement = prepared((v: { orgId: string; ids: readonly string[]; limit: number }) => {
+  const ranked = sql
+    .selectFrom('episode_segments')
+    .select(['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at', rankInEpisode('seq DESC').as('rn')])
+    .where('org_id', '=', v.orgId)
+    .where('episode_id', '=', raw<string>`any(${v.ids}::uuid[])`);
+  return sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', v.limit).orderBy('s.episode_id').orderBy('s.seq');
+});
+
 /** The newest `limit` segments per episode, by seq. One statement per request. */
 export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Segment[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
-    const ranked = sql
-      .selectFrom('episode_segments')
-      .select(['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at', rankInEpisode('seq DESC').as('rn')])
-      .where('org_id', '=', orgId)
-      .where('episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`);
-    const query = sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', limit).orderBy('s.episode_id').orderBy('s.seq');
-    const found = await rows(em, query);
+    const found = await segmentsStatement.rows(em, {}, { orgId, ids, limit });
     return groupByEpisode(ids, found, (r): Segment => ({
       id: r.id,
       episodeId: r.episode_id,

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, parseId } from '../../core/ids';
-import { firstRow, sql } from '../../db/typed-sql';
+import { prepared, sql } from '../../db/typed-sql';
 import { keysetPage } from '../shared';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
@@ -11,12 +11,13 @@ import type { EpisodeFilter } from './episodes.inputs';
 import { aggregateFeedbackScoreOf } from '../shared';
 import { sql as raw } from 'kysely';
 
+const episodeStatement = prepared((v: { orgId: string; id: string }) =>
+  sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId).where('e.id', '=', v.id),
+);
+
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;
-  const row = await firstRow(
-    em,
-    sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', orgId).where('e.id', '=', id.toLowerCase()),
-  );
+  const [row] = await episodeStatement.rows(em, {}, { orgId, id: id.toLowerCase() });
   return row ? episodeFromRow(row) : null;
 }
 

@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { sql as raw } from 'kysely';
-import { rows, sql } from '../../db/typed-sql';
+import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import { groupByEpisode, rankInEpisode } from '../shared';
 import type { FeedbackType } from './feedback-score';
@@ -14,28 +14,36 @@ export interface FeedbackContextArgs {
   detail: boolean;
 }
 
-/** The newest `limit` feedback per episode, oldest first, optionally of some types; one statement per request. */
-export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, DataLoader<string, Feedback[]>> = (em, orgId, args) =>
-  new DataLoader(async (ids) => {
-    const types = args.types;
+const feedbackStatement = prepared(
+  (
+    v: { orgId: string; ids: readonly string[]; limit: number; types: FeedbackType[] | null },
+    shape: { detail: boolean; byType: boolean },
+  ) => {
     const ranked = sql
       .selectFrom('feedback as fb')
-      .select(feedbackSelection(args.detail))
+      .select(feedbackSelection(shape.detail))
       .select(rankInEpisode('fb.created_at DESC, fb.id DESC').as('rn'))
-      .where('fb.org_id', '=', orgId)
-      .where('fb.episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`)
-      .$if(!!types?.length, (q) => q.where('fb.feedback_type', '=', raw<string>`any(${types}::text[])`));
-    const found = await rows(
-      em,
+      .where('fb.org_id', '=', v.orgId)
+      .where('fb.episode_id', '=', raw<string>`any(${v.ids}::uuid[])`)
+      .$if(shape.byType, (q) => q.where('fb.feedback_type', '=', raw<string>`any(${v.types}::text[])`));
+    return (
       sql
         .selectFrom(ranked.as('x'))
         .selectAll()
-        .where('x.rn', '<=', args.limit)
+        .where('x.rn', '<=', v.limit)
         .orderBy('x.episode_id')
         .orderBy('x.created_at')
         .orderBy('x.id')
         // only feedback of the requested episodes is read: every row has its episode id
-        .$narrowType<{ episode_id: string }>(),
+        .$narrowType<{ episode_id: string }>()
     );
+  },
+);
+
+/** The newest `limit` feedback per episode, oldest first, optionally of some types; one statement per request. */
+export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, DataLoader<string, Feedback[]>> = (em, orgId, args) =>
+  new DataLoader(async (ids) => {
+    const { types, limit, detail } = args;
+    const found = await feedbackStatement.rows(em, { detail, byType: !!types?.length }, { orgId, ids, limit, types });
     return groupByEpisode(ids, found, feedbackFromRow);
   });

@@ -4,6 +4,7 @@ import { createEventBus, type EventBus } from './core/event-bus';
 import type { Logger } from './core/logger';
 import { pruneChangeLog } from './db/change-feed';
 import { startEmbedded } from './db/embedded';
+import { usePreparedStatements } from './db/named-statements';
 import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
@@ -32,6 +33,7 @@ export async function openDatabase(
     logger: log,
     onQuery: opts.onQuery,
   });
+  usePreparedStatements(orm.config, config.dbPreparedStatements);
   try {
     if (opts.migrate) {
       const applied = await migrate(orm);

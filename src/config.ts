@@ -56,6 +56,8 @@ export interface Config {
   redisUrl: string | null;
   shutdownGraceMs: number;
   dbPoolMax: number;
+  /** reads of fixed text run as named prepared statements (DB_PREPARED_STATEMENTS, default true) */
+  dbPreparedStatements: boolean;
   /** how often open WebSockets re-check that their API key is still valid */
   keyRecheckMs: number;
   /** how long a valid API key is remembered without a lookup (0: looked up on every request) */
@@ -203,6 +205,7 @@ export function loadConfig(env: Env = process.env): Config {
     redisUrl: url(env, 'REDIS_URL', ['redis:', 'rediss:']),
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
+    dbPreparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
     keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),

@@ -1,4 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { runNamed } from './named-statements';
 
 interface Pending {
   sql: string;
@@ -16,7 +17,8 @@ interface Pending {
  *
  * Rows read through JSON differ from rows read directly only in representation: numbers that the
  * driver returns as strings (numeric, bigint) arrive as numbers, and timestamps arrive in ISO 8601
- * form. The row mappers accept both.
+ * form. The row mappers accept both. Statements are sent as named prepared statements: the texts
+ * of a batch depend only on which statements of code it combines.
  */
 class StatementBatch {
   private pending: Pending[] = [];
@@ -38,11 +40,12 @@ class StatementBatch {
     this.pending = [];
     try {
       if (batch.length === 1) {
-        batch[0].resolve(await this.em.execute(batch[0].sql, [...batch[0].params]));
+        batch[0].resolve(await runNamed(this.em, batch[0].sql, batch[0].params));
         return;
       }
       const columns = batch.map((p, i) => `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM (${p.sql}) q${i}) AS r${i}`);
-      const [row] = await this.em.execute<Record<string, unknown[]>[]>(
+      const [row] = await runNamed<Record<string, unknown[]>>(
+        this.em,
         `SELECT ${columns.join(',\n       ')}`,
         batch.flatMap((p) => p.params),
       );
@@ -52,6 +55,9 @@ class StatementBatch {
     }
   }
 }
+
+/** The statement batch of an EntityManager made by `batchingReads` (its proxy). */
+const batches = new WeakMap<EntityManager, StatementBatch>();
 
 /**
  * The request's EntityManager, with `execute(sql, params)` of plain SQL going through a statement
@@ -64,8 +70,19 @@ export function batchingReads(em: EntityManager): EntityManager {
     typeof query === 'string' && (method === undefined || method === 'all')
       ? batch.read(query, params)
       : (em.execute as (...a: unknown[]) => Promise<unknown>)(query, params, method, ...rest);
-  return new Proxy(em, {
+  const proxy = new Proxy(em, {
     get: (target, prop): unknown => (prop === 'execute' ? execute : Reflect.get(target, prop, target)),
     set: (target, prop, value) => Reflect.set(target, prop, value, target),
   });
+  batches.set(proxy, batch);
+  return proxy;
+}
+
+/**
+ * The rows of a read statement whose text comes only from code: with the batch of a loader's
+ * EntityManager, or alone as a named prepared statement.
+ */
+export function readStatement<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+  const batch = batches.get(em);
+  return batch ? batch.read<T>(sql, params) : runNamed<T>(em, sql, params);
 }

@@ -10,6 +10,7 @@ import {
 } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../core/sql';
+import { readStatement } from './statement-batch';
 import type { Tables } from './tables';
 
 /**
@@ -47,6 +48,16 @@ export async function rows<Q extends Compilable<unknown>>(em: EntityManager, que
 export async function templateRows<R>(em: EntityManager, statement: RawBuilder<R>): Promise<R[]> {
   const { text, params } = toDriverText({ compile: () => statement.compile(sql) });
   return em.execute<R[]>(text, params);
+}
+
+/**
+ * The rows of a read statement built with `sql` whose text depends only on code (every value
+ * bound, no list of values written out), as a named prepared statement: see `runNamed`.
+ */
+export async function readRows<Q extends Compilable<unknown>>(em: EntityManager, query: Q): Promise<InferResult<Q>> {
+  const { text, params } = toDriverText(query);
+  // the rows of a statement built with `sql` (the compiler does not simplify InferResult<Q>[number][])
+  return readStatement(em, text, params) as Promise<InferResult<Q>>;
 }
 
 /** The first row of a statement built with `sql`, or undefined. */
@@ -127,7 +138,8 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
     /** The rows of the statement of this shape with these values, run on the EntityManager (and its transaction). */
     rows: (em: EntityManager, shape: S, values: V): Promise<InferResult<Q>> => {
       const t = text(shape, values);
-      return em.execute<InferResult<Q>>(t.text, t.params);
+      // the rows of a statement built with `sql` (the compiler does not simplify InferResult<Q>[number][])
+      return readStatement(em, t.text, t.params) as Promise<InferResult<Q>>;
     },
   };
 }

@@ -2,7 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type SelectQueryBuilder } from 'kysely';
 import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
 import { timeSortKeyOf } from '../../core/keyset';
-import { rows as runRows } from '../../db/typed-sql';
+import { readRows } from '../../db/typed-sql';
 
 export interface KeysetOptions<R, N> {
   /** the table alias of the statement (`e` for `episodes as e`) */
@@ -33,7 +33,7 @@ export async function keysetPage<DB, TB extends keyof DB, R extends { id: string
     q = q.where(raw<boolean>`(${sort}, ${id}) < (${c.sortValue}::timestamptz, ${c.id}::uuid)`);
   }
   // the row type of a statement generic in its table is R plus the sort key, which the compiler cannot simplify
-  const rows = (await runRows(
+  const rows = (await readRows(
     em,
     q
       .orderBy(sort, 'desc')

@@ -12,21 +12,28 @@ export function usePreparedStatements(config: Configuration, on: boolean): void 
 }
 
 /**
- * Statement names by text: a name is the digest of the text, so one text has one name on every
- * connection. Texts come from code, so they are few; past NAMES_KEPT (a statement whose text
- * would vary with its values), further texts run unnamed, and no connection keeps more.
+ * Statement names by text: a name is the digest of the text (and of the generation), so one text
+ * has one name on every connection. Texts come from code, so they are few; past NAMES_KEPT (a
+ * statement whose text would vary with its values), further texts run unnamed, and no connection
+ * keeps more.
  */
 const names = new Map<string, string>();
 const NAMES_KEPT = 2_000;
+/** Moves on when a change of the schema left prepared statements unusable: every text gets a new name. */
+let generation = 0;
 function nameOf(text: string): string | null {
   let name = names.get(text);
   if (name === undefined) {
     if (names.size >= NAMES_KEPT) return null;
-    name = `ml_${createHash('sha1').update(text).digest('hex')}`;
+    name = `ml${generation}_${createHash('sha1').update(text).digest('hex')}`;
     names.set(text, name);
   }
   return name;
 }
+
+/** PostgreSQL's refusal to run a statement prepared before its result's columns changed type (a migration). */
+const isStalePlan = (e: unknown) =>
+  (e as { code?: unknown }).code === '0A000' && /cached plan must not change result type/.test(String((e as Error).message));
 
 /**
  * The rows of a read statement (`?` placeholders, `\?` for a question mark of its own), run as a
@@ -36,9 +43,27 @@ function nameOf(text: string): string | null {
  * bound), so the statements a connection keeps are few.
  *
  * It runs where the EntityManager's own `execute` would (its transaction, if it is in one), is
- * logged and counted as that would be, and fails with the same errors.
+ * logged and counted as that would be, and fails with the same errors. A statement prepared before
+ * a migration changed the type of a column it returns (another instance migrating during a rolling
+ * deploy) is refused by PostgreSQL on that connection: outside a transaction it is run again under
+ * a new name, prepared anew.
  */
 export async function runNamed<T>(em: EntityManager, text: string, params: readonly unknown[]): Promise<T[]> {
+  const seen = generation;
+  try {
+    return await run<T>(em, text, params);
+  } catch (e) {
+    if (!isStalePlan(e) || em.getContext(false).getTransactionContext() !== undefined) throw e;
+    // prepared before a migration changed a column it returns: prepare it anew, under new names
+    if (generation === seen) {
+      generation += 1;
+      names.clear();
+    }
+    return run<T>(em, text, params);
+  }
+}
+
+async function run<T>(em: EntityManager, text: string, params: readonly unknown[]): Promise<T[]> {
   const name = turnedOff.has(em.config) ? null : nameOf(text);
   if (name === null) return em.execute<T[]>(text, [...params]);
   const trx: unknown = em.getContext(false).getTransactionContext();

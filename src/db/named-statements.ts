@@ -17,18 +17,28 @@ export function usePreparedStatements(config: Configuration, on: boolean): void 
  * statement whose text would vary with its values), further texts run unnamed, and no connection
  * keeps more.
  */
-const names = new Map<string, string>();
+const names = new Map<string, Named>();
 const NAMES_KEPT = 2_000;
 /** Moves on when a change of the schema left prepared statements unusable: every text gets a new name. */
 let generation = 0;
-function nameOf(text: string): string | null {
-  let name = names.get(text);
-  if (name === undefined) {
+
+/** A statement's name and its text as the driver takes it (numbered placeholders). */
+interface Named {
+  name: string;
+  numbered: string;
+}
+
+function nameOf(text: string): Named | null {
+  let named = names.get(text);
+  if (named === undefined) {
     if (names.size >= NAMES_KEPT) return null;
-    name = `ml${generation}_${createHash('sha1').update(text).digest('hex')}`;
-    names.set(text, name);
+    let n = 0;
+    // `?` becomes `$1`, `$2`...; an escaped `\?` is a question mark of the statement's own
+    const numbered = text.replace(/(\\*)\?/g, (_, escapes: string) => (escapes.length % 2 ? '?' : `$${++n}`));
+    named = { name: `ml${generation}_${createHash('sha1').update(text).digest('hex')}`, numbered };
+    names.set(text, named);
   }
-  return name;
+  return named;
 }
 
 /** PostgreSQL's refusal to run a statement prepared before its result's columns changed type (a migration). */
@@ -63,22 +73,43 @@ export async function runNamed<T>(em: EntityManager, text: string, params: reado
   }
 }
 
+/** A pooled connection of the driver, as the query builder's pool hands it out. */
+interface PooledConnection {
+  query(config: { name: string; text: string; values: unknown[] }): Promise<{ rows: unknown[] }>;
+}
+interface ConnectionPool {
+  acquireConnection(): Promise<PooledConnection>;
+  releaseConnection(connection: PooledConnection): Promise<unknown>;
+}
+
 async function run<T>(em: EntityManager, text: string, params: readonly unknown[]): Promise<T[]> {
-  const name = turnedOff.has(em.config) ? null : nameOf(text);
-  if (name === null) return em.execute<T[]>(text, [...params]);
+  const named = turnedOff.has(em.config) ? null : nameOf(text);
+  if (named === null) return em.execute<T[]>(text, [...params]);
   const trx: unknown = em.getContext(false).getTransactionContext();
-  // the driver binds the values itself; knex's types know only its own value types
-  const query = em
-    .getKnex()
-    .raw(text, params as never)
-    .options({ name });
-  if (trx) query.transacting(trx as never);
   const started = Date.now();
   const logger = em.config.getLogger();
   try {
-    const res = (await query) as { rows: T[] };
-    logger.logQuery({ query: text, params: [...params], took: Date.now() - started, results: res.rows.length, level: 'info' });
-    return res.rows;
+    let rows: T[];
+    if (trx) {
+      // on the transaction's connection, through the query builder
+      const query = em
+        .getKnex()
+        .raw(text, params as never)
+        .options({ name: named.name })
+        .transacting(trx as never);
+      rows = ((await query) as { rows: T[] }).rows;
+    } else {
+      // straight on a connection of the pool: the query builder would only parse the text again
+      const pool = em.getKnex().client as ConnectionPool;
+      const connection = await pool.acquireConnection();
+      try {
+        rows = (await connection.query({ name: named.name, text: named.numbered, values: [...params] })).rows as T[];
+      } finally {
+        await pool.releaseConnection(connection);
+      }
+    }
+    logger.logQuery({ query: text, params: [...params], took: Date.now() - started, results: rows.length, level: 'info' });
+    return rows;
   } catch (e) {
     logger.logQuery({ query: text, params: [...params], took: Date.now() - started, level: 'error' });
     throw em.getDriver().convertException(e as Error);

@@ -89,6 +89,9 @@ describe('prepared statements', () => {
     expect(() => added.text({}, { n: 1 })).toThrow(/value n of a prepared statement/);
     const written = prepared((v: { col: string }) => sql.selectFrom('episodes').select(raw<string>`${raw.raw(`${v.col}`)}`.as('c')));
     expect(() => written.text({}, { col: 'id' })).toThrow(/value col of a prepared statement/);
+    // read, but only a property of it reaches the statement
+    const counted = prepared((v: { ids: readonly string[] }) => sql.selectFrom('episodes').select(['id']).limit(v.ids.length));
+    expect(() => counted.text({}, { ids: ['a'] })).toThrow(/used the value\(s\) ids other than as bound values/);
   });
 
   it('run on the EntityManager with the values of each call', async () => {

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { Configuration } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 
-/** Organizations' databases whose reads run as named prepared statements (all, unless turned off for a pooler). */
+/** The ORMs (by configuration) whose reads run unnamed: `DB_PREPARED_STATEMENTS=false`, for a pooler. */
 const turnedOff = new WeakSet<Configuration>();
 
 /** Whether the ORM of this configuration runs reads as named prepared statements (`DB_PREPARED_STATEMENTS`). */

@@ -122,8 +122,8 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
       plan = toDriverText(build(values, shape));
       const bound = new Set(plan.params.filter((p): p is Slot => p instanceof Slot).map((p) => p.name));
       const lost = [...named].filter((n) => !bound.has(n));
-      if (lost.length > 0 || plan.text.includes('[object Object]'))
-        throw new Error(`a prepared statement used the value(s) ${lost.join(', ')} other than as bound values`);
+      // a stand-in turned into text or a number throws at once (Slot); one read but never bound ends here
+      if (lost.length > 0) throw new Error(`a prepared statement used the value(s) ${lost.join(', ')} other than as bound values`);
       plans.set(key, plan);
     }
     return plan;

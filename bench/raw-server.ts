@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
-import { rawHandlers } from './raw-sql';
+import { namedQuery, rawHandlers } from './raw-sql';
 
 export interface RawServer {
   port: number;
@@ -25,7 +25,8 @@ export async function startRawServer(opts: { databaseUrl: string; poolMax: numbe
     const token = /^Bearer (.+)$/.exec(header ?? '')?.[1];
     if (!token) return null;
     statements += 1;
-    const r = await pool.query(
+    const r = await namedQuery(
+      pool,
       `SELECT k.id, k.name, k.role, k.org_id, o.name AS org_name
          FROM api_keys k JOIN organizations o ON o.id = k.org_id
         WHERE k.token_hash = $1 AND k.revoked_at IS NULL`,

@@ -114,8 +114,17 @@ function fieldsWithArguments(schema: GraphQLSchema, document: DocumentNode): Fie
   return found;
 }
 
-/** The operation and the fragments it reaches, as `fieldsWithArguments` names them. */
+/** What `reachable` found, per operation node of a cached document. */
+const reached = new WeakMap<OperationDefinitionNode, Set<string>>();
+
+/** The operation and the fragments it reaches, as `fieldsWithArguments` names them; found once per operation of a document. */
 function reachable(document: DocumentNode, operation: OperationDefinitionNode): Set<string> {
+  let names = reached.get(operation);
+  if (!names) reached.set(operation, (names = reach(document, operation)));
+  return names;
+}
+
+function reach(document: DocumentNode, operation: OperationDefinitionNode): Set<string> {
   const fragments = new Map(document.definitions.flatMap((d) => (d.kind === Kind.FRAGMENT_DEFINITION ? [[d.name.value, d] as const] : [])));
   const names = new Set([`operation ${operation.name?.value ?? ''}`]);
   const queue = [operation.selectionSet];

@@ -50,7 +50,7 @@ async function seed(orgId: string): Promise<void> {
 const expected = async (orgId: string, where: string, params: unknown[] = []) =>
   (
     await sqlRows(`SELECT e.id FROM episodes e WHERE e.org_id = ? AND (${where}) ORDER BY e.created_at DESC, e.id DESC`, [orgId, ...params])
-  ).map((r: { id: string }) => r.id);
+  ).map((r) => (r as { id: string }).id);
 
 const ids = (p: Page) => p.episodes.edges.map((e) => e.node.id);
 
@@ -135,7 +135,7 @@ describe('episodes(filter:)', () => {
     const seen: string[] = [];
     let after: string | null = null;
     for (let k = 0; k < 20; k++) {
-      const r: { data?: Page } = await gql<Page, unknown>(s.url, PAGE, { filter, first: 3, after }, a.token);
+      const r: { data?: Page | null } = await gql<Page, unknown>(s.url, PAGE, { filter, first: 3, after }, a.token);
       seen.push(...ids(r.data!));
       if (!r.data!.episodes.pageInfo.hasNextPage) break;
       after = r.data!.episodes.pageInfo.endCursor;

@@ -79,6 +79,22 @@ describe('prepared statements', () => {
         expect(statement.text({ withAgent }, v)).toEqual(toDriverText(direct(v, withAgent)));
   });
 
+  it('give the right text for shapes past those they keep built (a statement with many optional conditions)', () => {
+    let builds = 0;
+    const many = prepared((v: { orgId: string }, s: { k: number }) => {
+      builds += 1;
+      return sql.selectFrom('episodes').select(['id']).where('org_id', '=', v.orgId).where('title', '=', `t${s.k}`);
+    });
+    for (let k = 0; k < 300; k++) expect(many.text({ k }, { orgId: 'o' }).text).toContain('?');
+    expect(builds).toBe(300);
+    // the first shapes stay built; those past the cap are built again on every run, with the same text
+    const first = many.text({ k: 0 }, { orgId: 'o1' });
+    const late = many.text({ k: 299 }, { orgId: 'o2' });
+    expect(builds).toBe(301);
+    expect(first).toEqual({ text: expect.any(String), params: ['o1', 't0'] });
+    expect(late).toEqual(toDriverText(sql.selectFrom('episodes').select(['id']).where('org_id', '=', 'o2').where('title', '=', 't299')));
+  });
+
   it('refuse, on their first build, a value used other than as a bound value', () => {
     const added = prepared((v: { n: number }) =>
       sql

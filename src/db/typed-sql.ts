@@ -93,6 +93,9 @@ class Slot {
   }
 }
 
+/** Shapes of one prepared statement kept built; a rarer shape past these is built on every run. */
+const PLANS_PER_STATEMENT = 256;
+
 /** Values of a prepared statement; only what the statement's text depends on goes in its shape. */
 type Values = Record<string, unknown>;
 type Shape = Record<string, boolean | number | string>;
@@ -124,7 +127,8 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
       const lost = [...named].filter((n) => !bound.has(n));
       // a stand-in turned into text or a number throws at once (Slot); one read but never bound ends here
       if (lost.length > 0) throw new Error(`a prepared statement used the value(s) ${lost.join(', ')} other than as bound values`);
-      plans.set(key, plan);
+      // a statement with many optional conditions has more shapes than are worth keeping
+      if (plans.size < PLANS_PER_STATEMENT) plans.set(key, plan);
     }
     return plan;
   };

@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, parseId } from '../../core/ids';
 import { prepared, sql } from '../../db/typed-sql';
-import { keysetPage } from '../shared';
+import { decodeCursor, pageSize } from '../../core/cursor';
+import { timeSortKeyOf } from '../../core/keyset';
+import { keysetEdges } from '../shared';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
 import { canvasType } from '../shared';
-import { EPISODE_COLUMNS, episodeFromRow, type EpisodeRow } from './episode.rows';
+import { EPISODE_COLUMNS, episodeFromRow } from './episode.rows';
 import type { Episode } from './episode.type';
 import type { EpisodeFilter } from './episodes.inputs';
 import { aggregateFeedbackScoreOf } from '../shared';
@@ -21,28 +23,73 @@ export async function getEpisode(em: EntityManager, orgId: string, id: string): 
   return row ? episodeFromRow(row) : null;
 }
 
-/** The episodes (alias `e`) of an organization that a filter keeps; every condition is served by an index led by org_id. */
-function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefined, field = 'filter') {
-  const f = filter ?? {};
-  let q = sql.selectFrom('episodes as e').where('e.org_id', '=', orgId);
-  if (f.agentId !== null && f.agentId !== undefined) q = q.where('e.agent_id', '=', f.agentId);
-  if (f.sessionId !== null && f.sessionId !== undefined) q = q.where('e.session_id', '=', f.sessionId);
-  if (f.topic !== null && f.topic !== undefined) q = q.where('e.topic', '=', f.topic);
-  if (f.intent !== null && f.intent !== undefined) q = q.where('e.intent', '=', f.intent);
-  if (f.accepted !== null && f.accepted !== undefined) q = q.where('e.accepted', '=', f.accepted);
-  const min = numberIn(`${field}.minFeedbackScore`, f.minFeedbackScore, -1, 1);
-  const max = numberIn(`${field}.maxFeedbackScore`, f.maxFeedbackScore, -1, 1);
-  if (min !== null) q = q.where(aggregateFeedbackScoreOf('e'), '>=', min);
-  if (max !== null) q = q.where(aggregateFeedbackScoreOf('e'), '<=', max);
-  if (f.createdAfter) q = q.where('e.created_at', '>=', f.createdAfter.toISOString());
-  if (f.createdBefore) q = q.where('e.created_at', '<', f.createdBefore.toISOString());
-  if (f.timeRange !== null && f.timeRange !== undefined)
-    q = q.where('e.created_at', '>=', since(f.timeRange, `${field}.timeRange`).toISOString());
-  if (f.hasCanvas === true) q = q.where('e.canvas_action_count', '>', 0);
-  if (f.hasCanvas === false) q = q.where('e.canvas_action_count', '=', 0);
-  const type = f.canvasType ? canvasType(`${field}.canvasType`, f.canvasType) : null;
-  const action = f.canvasAction ?? null;
-  if (type !== null || action !== null) {
+/** Which conditions of a filter are present: the text of the page statement depends only on these. */
+interface PageShape {
+  [flag: string]: boolean | string;
+  agentId: boolean;
+  sessionId: boolean;
+  topic: boolean;
+  intent: boolean;
+  accepted: boolean;
+  min: boolean;
+  max: boolean;
+  createdAfter: boolean;
+  createdBefore: boolean;
+  since: boolean;
+  hasCanvas: 'yes' | 'no' | 'any';
+  canvasType: boolean;
+  canvasAction: boolean;
+  factId: boolean;
+  after: boolean;
+}
+
+/** The values of a page statement, each already checked. */
+interface PageValues {
+  [name: string]: unknown;
+  orgId: string;
+  agentId: string | null;
+  sessionId: string | null;
+  topic: string | null;
+  intent: string | null;
+  accepted: boolean | null;
+  min: number | null;
+  max: number | null;
+  createdAfter: string | null;
+  createdBefore: string | null;
+  since: string | null;
+  canvasType: string | null;
+  canvasAction: string | null;
+  factId: string | null;
+  afterSort: string | null;
+  afterId: string | null;
+  limit: number;
+}
+
+/**
+ * A page of the episodes (alias `e`) of an organization that a filter keeps, newest first, by
+ * keyset (created_at, id), with the sort key its cursors carry. Every condition is served by an
+ * index led by org_id. Built once per combination of conditions present.
+ */
+const pageStatement = prepared((v: PageValues, s: PageShape) => {
+  const sort = raw.ref('e.created_at');
+  let q = sql
+    .selectFrom('episodes as e')
+    .select(EPISODE_COLUMNS)
+    .select(timeSortKeyOf(sort).as('sort_key'))
+    .where('e.org_id', '=', v.orgId);
+  if (s.agentId) q = q.where('e.agent_id', '=', v.agentId!);
+  if (s.sessionId) q = q.where('e.session_id', '=', v.sessionId!);
+  if (s.topic) q = q.where('e.topic', '=', v.topic!);
+  if (s.intent) q = q.where('e.intent', '=', v.intent!);
+  if (s.accepted) q = q.where('e.accepted', '=', v.accepted!);
+  if (s.min) q = q.where(aggregateFeedbackScoreOf('e'), '>=', v.min!);
+  if (s.max) q = q.where(aggregateFeedbackScoreOf('e'), '<=', v.max!);
+  if (s.createdAfter) q = q.where('e.created_at', '>=', v.createdAfter!);
+  if (s.createdBefore) q = q.where('e.created_at', '<', v.createdBefore!);
+  if (s.since) q = q.where('e.created_at', '>=', v.since!);
+  if (s.hasCanvas === 'yes') q = q.where('e.canvas_action_count', '>', 0);
+  if (s.hasCanvas === 'no') q = q.where('e.canvas_action_count', '=', 0);
+  if (s.canvasType || s.canvasAction) {
     q = q.where((eb) =>
       eb.exists(
         eb
@@ -50,13 +97,12 @@ function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefine
           .select(raw.lit(1).as('one'))
           .whereRef('c.org_id', '=', 'e.org_id')
           .whereRef('c.episode_id', '=', 'e.id')
-          .$if(type !== null, (c) => c.where('c.canvas_type', '=', type!))
-          .$if(action !== null, (c) => c.where('c.action', '=', action!)),
+          .$if(s.canvasType, (c) => c.where('c.canvas_type', '=', v.canvasType!))
+          .$if(s.canvasAction, (c) => c.where('c.action', '=', v.canvasAction!)),
       ),
     );
   }
-  if (f.factId) {
-    const factId = parseId(`${field}.factId`, f.factId);
+  if (s.factId) {
     q = q.where((eb) =>
       eb.exists(
         eb
@@ -64,12 +110,15 @@ function filteredEpisodes(orgId: string, filter: EpisodeFilter | null | undefine
           .select(raw.lit(1).as('one'))
           .whereRef('ef.org_id', '=', 'e.org_id')
           .whereRef('ef.episode_id', '=', 'e.id')
-          .where('ef.fact_id', '=', factId),
+          .where('ef.fact_id', '=', v.factId!),
       ),
     );
   }
-  return q;
-}
+  if (s.after) q = q.where(raw<boolean>`(${sort}, e.id) < (${v.afterSort}::timestamptz, ${v.afterId}::uuid)`);
+  return q.orderBy(sort, 'desc').orderBy('e.id', 'desc').limit(v.limit);
+});
+
+const given = <T>(v: T | null | undefined): T | null => (v === null || v === undefined ? null : v);
 
 /** A page of episodes, newest first, by keyset (created_at, id). */
 export async function listEpisodes(
@@ -79,12 +128,52 @@ export async function listEpisodes(
   first?: number | null,
   after?: string | null,
 ) {
-  const query = filteredEpisodes(orgId, filter).select(EPISODE_COLUMNS);
-  return keysetPage(em, query, {
-    alias: 'e',
-    sortColumn: 'created_at',
-    first,
-    after,
-    toNodes: (rows: EpisodeRow[]) => rows.map(episodeFromRow),
-  });
+  const f = filter ?? {};
+  // checked in the order the arguments are reported: the filter's values, then first, then after
+  const min = numberIn('filter.minFeedbackScore', f.minFeedbackScore, -1, 1);
+  const max = numberIn('filter.maxFeedbackScore', f.maxFeedbackScore, -1, 1);
+  const from = given(f.timeRange) === null ? null : since(f.timeRange!, 'filter.timeRange').toISOString();
+  const type = f.canvasType ? canvasType('filter.canvasType', f.canvasType) : null;
+  const action = given(f.canvasAction);
+  const factId = f.factId ? parseId('filter.factId', f.factId) : null;
+  const n = pageSize(first);
+  const cursor = after === null || after === undefined ? null : decodeCursor(after);
+  const v: PageValues = {
+    orgId,
+    agentId: given(f.agentId),
+    sessionId: given(f.sessionId),
+    topic: given(f.topic),
+    intent: given(f.intent),
+    accepted: given(f.accepted),
+    min,
+    max,
+    createdAfter: f.createdAfter ? f.createdAfter.toISOString() : null,
+    createdBefore: f.createdBefore ? f.createdBefore.toISOString() : null,
+    since: from,
+    canvasType: type,
+    canvasAction: action,
+    factId,
+    afterSort: cursor?.sortValue ?? null,
+    afterId: cursor?.id ?? null,
+    limit: n + 1,
+  };
+  const shape: PageShape = {
+    agentId: v.agentId !== null,
+    sessionId: v.sessionId !== null,
+    topic: v.topic !== null,
+    intent: v.intent !== null,
+    accepted: v.accepted !== null,
+    min: min !== null,
+    max: max !== null,
+    createdAfter: v.createdAfter !== null,
+    createdBefore: v.createdBefore !== null,
+    since: from !== null,
+    hasCanvas: f.hasCanvas === true ? 'yes' : f.hasCanvas === false ? 'no' : 'any',
+    canvasType: type !== null,
+    canvasAction: action !== null,
+    factId: factId !== null,
+    after: cursor !== null,
+  };
+  const rows = await pageStatement.rows(em, shape, v);
+  return keysetEdges(rows, n, (page) => page.map(episodeFromRow));
 }

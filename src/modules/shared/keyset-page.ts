@@ -40,8 +40,20 @@ export async function keysetPage<DB, TB extends keyof DB, R extends { id: string
       .orderBy(id, 'desc')
       .limit(n + 1),
   )) as unknown as (R & { sort_key: string })[];
-  const page = rows.slice(0, n);
-  const nodes = await o.toNodes(page);
+  return keysetEdges(rows, n, o.toNodes);
+}
+
+/**
+ * The connection of a keyset page from its rows: up to `first + 1` rows newest first, each with the
+ * sort key (`sort_key`) its cursor carries; the extra row only tells that another page follows.
+ */
+export async function keysetEdges<R extends { id: string; sort_key: string }, N>(
+  rows: R[],
+  first: number,
+  toNodes: (rows: R[]) => N[] | Promise<N[]>,
+) {
+  const page = rows.slice(0, first);
+  const nodes = await toNodes(page);
   const edges = page.map((r, i) => ({ cursor: encodeCursor({ sortValue: r.sort_key, id: r.id }), node: nodes[i] }));
-  return { edges, pageInfo: { hasNextPage: rows.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+  return { edges, pageInfo: { hasNextPage: rows.length > first, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
 }

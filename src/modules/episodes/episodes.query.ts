@@ -1,6 +1,4 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import DataLoader from 'dataloader';
-import type { LoaderFactory } from '../../graphql/loaders';
 import { isUuid, parseId } from '../../core/ids';
 import { prepared, sql } from '../../db/typed-sql';
 import { decodeCursor, pageSize } from '../../core/cursor';
@@ -18,28 +16,6 @@ import { sql as raw } from 'kysely';
 const episodeStatement = prepared((v: { orgId: string; id: string }) =>
   sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId).where('e.id', '=', v.id),
 );
-
-const episodesStatement = prepared((v: { orgId: string; ids: readonly string[] }) =>
-  sql
-    .selectFrom('episodes as e')
-    .select(EPISODE_COLUMNS)
-    .where('e.org_id', '=', v.orgId)
-    .where('e.id', '=', raw<string>`any(${v.ids}::uuid[])`),
-);
-
-/**
- * Episodes by id (ids in lower case), null where the organization has none: read with the
- * request's other loader reads of the same turn, so `episode(id)` and the context lists it selects
- * (started ahead, see `prefetchSelected`) reach PostgreSQL as one statement.
- */
-export const episodeById: LoaderFactory<DataLoader<string, Episode | null>> = (em, orgId) =>
-  new DataLoader(async (ids) => {
-    const byId = new Map((await episodesStatement.rows(em, {}, { orgId, ids })).map((r) => [r.id, r]));
-    return ids.map((id) => {
-      const row = byId.get(id);
-      return row ? episodeFromRow(row) : null;
-    });
-  });
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;

@@ -1,6 +1,4 @@
-import type { GraphQLResolveInfo } from 'graphql';
-import { Arg, Authorized, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
-import { isUuid } from '../../core/ids';
+import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
 import { notFound } from '../../core/errors';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
@@ -8,8 +6,7 @@ import { CAN } from '../orgs';
 import { EpisodeConnection } from './episode-parts.type';
 import { Episode } from './episode.type';
 import { EpisodeFilter, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
-import { prefetchSelected } from '../shared';
-import { episodeById, getEpisode, listEpisodes } from './episodes.query';
+import { getEpisode, listEpisodes } from './episodes.query';
 import * as episodes from './episodes.service';
 
 async function mustGet(ctx: Context, id: string): Promise<Episode> {
@@ -21,16 +18,8 @@ async function mustGet(ctx: Context, id: string): Promise<Episode> {
 @Resolver()
 export class EpisodesResolver {
   @Query(() => Episode, { nullable: true, description: 'One episode of the organization; null when there is none with this id.' })
-  async episode(
-    @Arg('id', () => ID, { description: 'Episode id.' }) id: string,
-    @Ctx() ctx: Context,
-    @Info() info: GraphQLResolveInfo,
-  ): Promise<Episode | null> {
-    if (!isUuid(id)) return null;
-    const key = id.toLowerCase();
-    // the context lists it selects are read in the same statement as the episode
-    prefetchSelected(ctx, info, 'Episode', key);
-    return ctx.loaders.get(episodeById).load(key);
+  episode(@Arg('id', () => ID, { description: 'Episode id.' }) id: string, @Ctx() ctx: Context): Promise<Episode | null> {
+    return getEpisode(ctx.em, ctx.orgId, id);
   }
 
   @Query(() => EpisodeConnection, {

@@ -7,4 +7,3 @@ export * from './learning-event-counts';
 export * from './page-info.type';
 export * from './selection';
 export * from './sub-list';
-export * from './prefetch';

@@ -305,3 +305,40 @@ describe('budgets when Redis does not answer', () => {
     }
   });
 });
+
+describe('budgets counted on this instance (no Redis)', () => {
+  it('counts fixed windows from a key’s first spend, charges the organization only what its keys were allowed, and opens a new window when one ends', async () => {
+    // keys: 2 requests per 1 s window; the organization: 3
+    const settings = {
+      ...DEFAULT_BUDGETS,
+      roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 2, pointsPerSecond: 100, concurrent: 1 } },
+      org: { ...DEFAULT_BUDGETS.org, requestsPerSecond: 3 },
+      windowSeconds: 1,
+    };
+    const budgets = new Budgets(settings, null);
+    const a = { apiKeyId: 'k-a', orgId: 'o-1', role: 'VIEWER' as const };
+    const b = { apiKeyId: 'k-b', orgId: 'o-1', role: 'VIEWER' as const };
+    const other = { apiKeyId: 'k-c', orgId: 'o-2', role: 'VIEWER' as const };
+    await budgets.request(a);
+    await budgets.request(a);
+    const refused = await budgets.request(a).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ scope: 'key', kind: 'requests' });
+    const wait = (refused as { retryAfterMs: number }).retryAfterMs;
+    expect(wait).toBeGreaterThanOrEqual(1);
+    expect(wait).toBeLessThanOrEqual(1000);
+    // the refused request never reached the organization: it has spent 2 of its 3
+    await budgets.request(b);
+    await expect(budgets.request(b)).rejects.toMatchObject({ scope: 'org', kind: 'requests' });
+    // another organization has its own windows
+    await budgets.request(other);
+    // points are a budget of their own
+    await budgets.charge(a, 100);
+    await expect(budgets.charge(a, 1)).rejects.toMatchObject({ scope: 'key', kind: 'points' });
+    // once the window has ended, a new one opens with the whole budget
+    await new Promise((r) => setTimeout(r, wait + 50));
+    await budgets.request(a);
+    await budgets.request(a);
+    await expect(budgets.request(a)).rejects.toMatchObject({ scope: 'key', kind: 'requests' });
+    await budgets.close();
+  });
+});

@@ -35,9 +35,43 @@ export class OverBudget extends Error {
 /** How long a caller refused for a full line should wait: lines move in milliseconds. */
 const LINE_RETRY_MS = 1000;
 
+/**
+ * Fixed windows of `points` per `durationMs` per key, counted in this process: the rule of
+ * rate-limiter-flexible's in-memory limiter (a window opens at a key's first spend; what is spent
+ * over the budget is counted too), answered at once, without a promise, a result object and a
+ * timer per window. Windows that have ended are dropped once a window's time.
+ */
+class MemoryWindows {
+  private readonly open = new Map<string, { used: number; endsAt: number }>();
+  private sweptAt = Date.now();
+
+  constructor(
+    private readonly points: number,
+    private readonly durationMs: number,
+  ) {}
+
+  /** Spends `n` of the key's window: 0 when it is within the budget, else the ms until the window ends. */
+  spend(key: string, n: number): number {
+    const now = Date.now();
+    let w = this.open.get(key);
+    if (w === undefined || w.endsAt <= now) {
+      if (now - this.sweptAt >= this.durationMs) this.sweep(now);
+      w = { used: 0, endsAt: now + this.durationMs };
+      this.open.set(key, w);
+    }
+    w.used += n;
+    return w.used > this.points ? w.endsAt - now : 0;
+  }
+
+  private sweep(now: number): void {
+    this.sweptAt = now;
+    for (const [key, w] of this.open) if (w.endsAt <= now) this.open.delete(key);
+  }
+}
+
 interface Rates {
-  requests: RateLimiterAbstract;
-  points: RateLimiterAbstract;
+  requests: RateLimiterAbstract | MemoryWindows;
+  points: RateLimiterAbstract | MemoryWindows;
   budget: Budget;
 }
 
@@ -119,8 +153,14 @@ export class Budgets {
       ['key', this.keys[s.role], s.apiKeyId],
       ['org', this.org, s.orgId],
     ] as const) {
+      const limiter = rates[kind];
+      if (limiter instanceof MemoryWindows) {
+        const wait = limiter.spend(id, points(rates));
+        if (wait > 0) throw this.refused(new OverBudget(scope, kind, Math.max(1, Math.ceil(wait))));
+        continue;
+      }
       try {
-        await rates[kind].consume(id, points(rates));
+        await limiter.consume(id, points(rates));
       } catch (e) {
         if (!(e instanceof RateLimiterRes)) throw e;
         throw this.refused(new OverBudget(scope, kind, Math.max(1, Math.ceil(e.msBeforeNext))));
@@ -133,10 +173,10 @@ export class Budgets {
     return e;
   }
 
-  private limiter(prefix: string, perSecond: number): RateLimiterAbstract {
+  private limiter(prefix: string, perSecond: number): RateLimiterAbstract | MemoryWindows {
     const duration = this.settings.windowSeconds;
     const opts = { keyPrefix: `memory-loop:budget:${prefix}`, points: perSecond * duration, duration };
-    if (!this.redis) return new RateLimiterMemory(opts);
+    if (!this.redis) return new MemoryWindows(opts.points, duration * 1000);
     return new RateLimiterRedis({
       ...opts,
       storeClient: this.redis,

@@ -2,8 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { isUuid, parseId } from '../../core/ids';
 import { prepared, sql } from '../../db/typed-sql';
 import { decodeCursor, pageSize } from '../../core/cursor';
-import { timeSortKeyOf } from '../../core/keyset';
-import { keysetEdges } from '../shared';
+import { keysetEdges, keysetStatement } from '../shared';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
 import { canvasType } from '../shared';
@@ -23,25 +22,25 @@ export async function getEpisode(em: EntityManager, orgId: string, id: string): 
   return row ? episodeFromRow(row) : null;
 }
 
-/** Which conditions of a filter are present: the text of the page statement depends only on these. */
-interface PageShape {
-  [flag: string]: boolean | string;
-  agentId: boolean;
-  sessionId: boolean;
-  topic: boolean;
-  intent: boolean;
-  accepted: boolean;
-  min: boolean;
-  max: boolean;
-  createdAfter: boolean;
-  createdBefore: boolean;
-  since: boolean;
-  hasCanvas: 'yes' | 'no' | 'any';
-  canvasType: boolean;
-  canvasAction: boolean;
-  factId: boolean;
-  after: boolean;
-}
+/** The optional values of a page statement: its text depends only on which are present (and on `hasCanvas`). */
+const OPTIONAL = [
+  'agentId',
+  'sessionId',
+  'topic',
+  'intent',
+  'accepted',
+  'min',
+  'max',
+  'createdAfter',
+  'createdBefore',
+  'since',
+  'canvasType',
+  'canvasAction',
+  'factId',
+  'afterSort',
+] as const;
+
+type PageShape = Record<(typeof OPTIONAL)[number], boolean> & { hasCanvas: 'yes' | 'no' | 'any' };
 
 /** The values of a page statement, each already checked. */
 interface PageValues {
@@ -71,12 +70,7 @@ interface PageValues {
  * index led by org_id. Built once per combination of conditions present.
  */
 const pageStatement = prepared((v: PageValues, s: PageShape) => {
-  const sort = raw.ref('e.created_at');
-  let q = sql
-    .selectFrom('episodes as e')
-    .select(EPISODE_COLUMNS)
-    .select(timeSortKeyOf(sort).as('sort_key'))
-    .where('e.org_id', '=', v.orgId);
+  let q = sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId);
   if (s.agentId) q = q.where('e.agent_id', '=', v.agentId!);
   if (s.sessionId) q = q.where('e.session_id', '=', v.sessionId!);
   if (s.topic) q = q.where('e.topic', '=', v.topic!);
@@ -114,11 +108,8 @@ const pageStatement = prepared((v: PageValues, s: PageShape) => {
       ),
     );
   }
-  if (s.after) q = q.where(raw<boolean>`(${sort}, e.id) < (${v.afterSort}::timestamptz, ${v.afterId}::uuid)`);
-  return q.orderBy(sort, 'desc').orderBy('e.id', 'desc').limit(v.limit);
+  return keysetStatement(q, 'e', 'created_at', s.afterSort ? { sortValue: v.afterSort, id: v.afterId } : null, v.limit);
 });
-
-const given = <T>(v: T | null | undefined): T | null => (v === null || v === undefined ? null : v);
 
 /** A page of episodes, newest first, by keyset (created_at, id). */
 export async function listEpisodes(
@@ -132,19 +123,19 @@ export async function listEpisodes(
   // checked in the order the arguments are reported: the filter's values, then first, then after
   const min = numberIn('filter.minFeedbackScore', f.minFeedbackScore, -1, 1);
   const max = numberIn('filter.maxFeedbackScore', f.maxFeedbackScore, -1, 1);
-  const from = given(f.timeRange) === null ? null : since(f.timeRange!, 'filter.timeRange').toISOString();
+  const from = f.timeRange === null || f.timeRange === undefined ? null : since(f.timeRange, 'filter.timeRange').toISOString();
   const type = f.canvasType ? canvasType('filter.canvasType', f.canvasType) : null;
-  const action = given(f.canvasAction);
+  const action = f.canvasAction ?? null;
   const factId = f.factId ? parseId('filter.factId', f.factId) : null;
   const n = pageSize(first);
   const cursor = after === null || after === undefined ? null : decodeCursor(after);
   const v: PageValues = {
     orgId,
-    agentId: given(f.agentId),
-    sessionId: given(f.sessionId),
-    topic: given(f.topic),
-    intent: given(f.intent),
-    accepted: given(f.accepted),
+    agentId: f.agentId ?? null,
+    sessionId: f.sessionId ?? null,
+    topic: f.topic ?? null,
+    intent: f.intent ?? null,
+    accepted: f.accepted ?? null,
     min,
     max,
     createdAfter: f.createdAfter ? f.createdAfter.toISOString() : null,
@@ -157,23 +148,8 @@ export async function listEpisodes(
     afterId: cursor?.id ?? null,
     limit: n + 1,
   };
-  const shape: PageShape = {
-    agentId: v.agentId !== null,
-    sessionId: v.sessionId !== null,
-    topic: v.topic !== null,
-    intent: v.intent !== null,
-    accepted: v.accepted !== null,
-    min: min !== null,
-    max: max !== null,
-    createdAfter: v.createdAfter !== null,
-    createdBefore: v.createdBefore !== null,
-    since: from !== null,
-    hasCanvas: f.hasCanvas === true ? 'yes' : f.hasCanvas === false ? 'no' : 'any',
-    canvasType: type !== null,
-    canvasAction: action !== null,
-    factId: factId !== null,
-    after: cursor !== null,
-  };
+  const present = Object.fromEntries(OPTIONAL.map((k) => [k, v[k] !== null])) as Record<(typeof OPTIONAL)[number], boolean>;
+  const shape: PageShape = { ...present, hasCanvas: f.hasCanvas === true ? 'yes' : f.hasCanvas === false ? 'no' : 'any' };
   const rows = await pageStatement.rows(em, shape, v);
   return keysetEdges(rows, n, (page) => page.map(episodeFromRow));
 }

@@ -25,22 +25,31 @@ export async function keysetPage<DB, TB extends keyof DB, R extends { id: string
   o: KeysetOptions<R, N>,
 ) {
   const n = pageSize(o.first);
-  const sort = raw.ref(`${o.alias}.${o.sortColumn}`);
-  const id = raw.ref(`${o.alias}.id`);
-  let q = query.select(timeSortKeyOf(sort).as('sort_key'));
-  if (o.after !== null && o.after !== undefined) {
-    const c = decodeCursor(o.after);
-    q = q.where(raw<boolean>`(${sort}, ${id}) < (${c.sortValue}::timestamptz, ${c.id}::uuid)`);
-  }
+  const cursor = o.after !== null && o.after !== undefined ? decodeCursor(o.after) : null;
   // the row type of a statement generic in its table is R plus the sort key, which the compiler cannot simplify
-  const rows = (await readRows(
-    em,
-    q
-      .orderBy(sort, 'desc')
-      .orderBy(id, 'desc')
-      .limit(n + 1),
-  )) as unknown as (R & { sort_key: string })[];
+  const rows = (await readRows(em, keysetStatement(query, o.alias, o.sortColumn, cursor, n + 1))) as unknown as (R & {
+    sort_key: string;
+  })[];
   return keysetEdges(rows, n, o.toNodes);
+}
+
+/**
+ * A page's statement: `query` (its columns and conditions) with the sort key its cursors carry, the
+ * rows after `cursor` (none: from the newest), newest first, at most `limit`. The cursor and the
+ * limit are bound values (a prepared statement may hand its stand-ins).
+ */
+export function keysetStatement<DB, TB extends keyof DB, R>(
+  query: SelectQueryBuilder<DB, TB, R>,
+  alias: string,
+  sortColumn: string,
+  cursor: { sortValue: unknown; id: unknown } | null,
+  limit: number,
+) {
+  const sort = raw.ref(`${alias}.${sortColumn}`);
+  const id = raw.ref(`${alias}.id`);
+  let q = query.select(timeSortKeyOf(sort).as('sort_key'));
+  if (cursor) q = q.where(raw<boolean>`(${sort}, ${id}) < (${cursor.sortValue}::timestamptz, ${cursor.id}::uuid)`);
+  return q.orderBy(sort, 'desc').orderBy(id, 'desc').limit(limit);
 }
 
 /**

@@ -82,6 +82,23 @@ describe('context lists read together', () => {
     expect(first.charts).toHaveLength(1);
   });
 
+  it('answers an episode read alone (a batch of one, its id bound by itself) exactly as the page does', async () => {
+    const together = await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token);
+    for (const { node } of [together.episodes.edges[0], together.episodes.edges[17]]) {
+      s.sql.reset();
+      const alone = await gqlOk<{ episode: Record<string, unknown> }, unknown>(
+        s.url,
+        `query ($id: ID!) { episode(id: $id) { id ${Object.values(LISTS).join(' ')} } }`,
+        { id: node.id },
+        org.token,
+      );
+      expect(alone.episode).toEqual(node);
+      // one id is bound as a uuid, not as an array: PostgreSQL keeps a plan for that statement
+      expect(s.sql.statements[1]).not.toMatch(/episode_id" = any|episode_id = any/i);
+      expect(s.sql.count).toBe(2);
+    }
+  });
+
   it("never mixes organizations: each page's lists hold only its own rows", async () => {
     const mine = await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token);
     const theirs = await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, other.token);

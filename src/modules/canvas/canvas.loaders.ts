@@ -1,8 +1,7 @@
 import DataLoader from 'dataloader';
-import { sql as raw } from 'kysely';
 import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { groupByEpisode, rankInEpisode } from '../shared';
+import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
 import type { CanvasAction } from '../shared';
 import { canvasFromRow, canvasSelection } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
@@ -17,15 +16,15 @@ export interface CanvasContextArgs {
 
 const canvasStatement = prepared(
   (
-    v: { orgId: string; ids: readonly string[]; limit: number; canvasType: string | null; action: CanvasAction | null },
-    shape: { metadata: boolean; byType: boolean; byAction: boolean },
+    v: { orgId: string; episodes: string | readonly string[]; limit: number; canvasType: string | null; action: CanvasAction | null },
+    shape: { metadata: boolean; byType: boolean; byAction: boolean; one: boolean },
   ) => {
     const ranked = sql
       .selectFrom('canvas_audits as c')
       .select(canvasSelection(shape.metadata))
       .select(rankInEpisode('c.created_at DESC, c.id DESC').as('rn'))
       .where('c.org_id', '=', v.orgId)
-      .where('c.episode_id', '=', raw<string>`any(${v.ids}::uuid[])`)
+      .where('c.episode_id', '=', ofEpisodes(v.episodes, shape.one))
       .$if(shape.byType, (q) => q.where('c.canvas_type', '=', v.canvasType!))
       .$if(shape.byAction, (q) => q.where('c.action', '=', v.action!));
     return (
@@ -46,7 +45,8 @@ const canvasStatement = prepared(
 export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<string, CanvasAudit[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
     const { canvasType, action, limit, metadata } = args;
-    const shape = { metadata, byType: canvasType !== null, byAction: action !== null };
-    const found = await canvasStatement.rows(em, shape, { orgId, ids, limit, canvasType, action });
+    const { one, episodes } = episodeBatch(ids);
+    const shape = { metadata, byType: canvasType !== null, byAction: action !== null, one };
+    const found = await canvasStatement.rows(em, shape, { orgId, episodes, limit, canvasType, action });
     return groupByEpisode(ids, found, canvasFromRow);
   });

@@ -5,24 +5,25 @@ import type { EpisodeFactsTable } from '../../db/tables';
 import { prepared, rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
-import { groupByEpisode, rankInEpisode } from '../shared';
+import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 
 type Limit = { limit: number };
 
-const segmentsStatement = prepared((v: { orgId: string; ids: readonly string[]; limit: number }) => {
+const segmentsStatement = prepared((v: { orgId: string; episodes: string | readonly string[]; limit: number }, shape: { one: boolean }) => {
   const ranked = sql
     .selectFrom('episode_segments')
     .select(['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at', rankInEpisode('seq DESC').as('rn')])
     .where('org_id', '=', v.orgId)
-    .where('episode_id', '=', raw<string>`any(${v.ids}::uuid[])`);
+    .where('episode_id', '=', ofEpisodes(v.episodes, shape.one));
   return sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', v.limit).orderBy('s.episode_id').orderBy('s.seq');
 });
 
 /** The newest `limit` segments per episode, by seq. One statement per request. */
 export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Segment[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
-    const found = await segmentsStatement.rows(em, {}, { orgId, ids, limit });
+    const { one, episodes } = episodeBatch(ids);
+    const found = await segmentsStatement.rows(em, { one }, { orgId, episodes, limit });
     return groupByEpisode(ids, found, (r): Segment => ({
       id: r.id,
       episodeId: r.episode_id,
@@ -37,12 +38,13 @@ export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Seg
 /** The newest `limit` outputs per episode, oldest first. */
 export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, EpisodeOutput[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
+    const { one, episodes } = episodeBatch(ids);
     const ranked = sql
       .selectFrom('episode_outputs')
       .select(['id', 'episode_id', 'kind', 'content', 'difficulty', 'quality_score', 'regeneration_round', 'created_at'])
       .select(rankInEpisode('created_at DESC, id DESC').as('rn'))
       .where('org_id', '=', orgId)
-      .where('episode_id', '=', raw<string>`any(${[...ids]}::uuid[])`);
+      .where('episode_id', '=', ofEpisodes(episodes, one));
     const query = sql
       .selectFrom(ranked.as('o'))
       .selectAll()
@@ -72,12 +74,13 @@ type LinkedFactRow = FactRow &
  */
 export const factsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Fact[]>> = (em, orgId, { limit }) =>
   new DataLoader(async (ids) => {
+    const { one, episodes } = episodeBatch(ids);
     const found = await templateRows<LinkedFactRow>(
       em,
       raw`SELECT * FROM (SELECT ef.episode_id, ef.created_at AS linked_at, ${raw.raw(FACT_COLUMNS.join(', '))},
                                 ${rankInEpisode('ef.created_at DESC, f.id DESC')} AS rn
                            FROM episode_facts ef JOIN facts f ON f.org_id = ef.org_id AND f.id = ef.fact_id
-                          WHERE ef.org_id = ${orgId} AND ef.episode_id = ANY(${[...ids]}::uuid[])) x
+                          WHERE ef.org_id = ${orgId} AND ef.episode_id = ${ofEpisodes(episodes, one)}) x
           WHERE rn <= ${limit} ORDER BY episode_id, linked_at, id`,
     );
     const now = new Date();

@@ -2,7 +2,7 @@ import DataLoader from 'dataloader';
 import { sql as raw } from 'kysely';
 import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { groupByEpisode, rankInEpisode } from '../shared';
+import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { feedbackFromRow, feedbackSelection } from './feedback.rows';
 import type { Feedback } from './feedback.type';
@@ -16,15 +16,15 @@ export interface FeedbackContextArgs {
 
 const feedbackStatement = prepared(
   (
-    v: { orgId: string; ids: readonly string[]; limit: number; types: FeedbackType[] | null },
-    shape: { detail: boolean; byType: boolean },
+    v: { orgId: string; episodes: string | readonly string[]; limit: number; types: FeedbackType[] | null },
+    shape: { detail: boolean; byType: boolean; one: boolean },
   ) => {
     const ranked = sql
       .selectFrom('feedback as fb')
       .select(feedbackSelection(shape.detail))
       .select(rankInEpisode('fb.created_at DESC, fb.id DESC').as('rn'))
       .where('fb.org_id', '=', v.orgId)
-      .where('fb.episode_id', '=', raw<string>`any(${v.ids}::uuid[])`)
+      .where('fb.episode_id', '=', ofEpisodes(v.episodes, shape.one))
       .$if(shape.byType, (q) => q.where('fb.feedback_type', '=', raw<string>`any(${v.types}::text[])`));
     return (
       sql
@@ -44,6 +44,7 @@ const feedbackStatement = prepared(
 export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, DataLoader<string, Feedback[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
     const { types, limit, detail } = args;
-    const found = await feedbackStatement.rows(em, { detail, byType: !!types?.length }, { orgId, ids, limit, types });
+    const { one, episodes } = episodeBatch(ids);
+    const found = await feedbackStatement.rows(em, { detail, byType: !!types?.length, one }, { orgId, episodes, limit, types });
     return groupByEpisode(ids, found, feedbackFromRow);
   });

@@ -28,6 +28,21 @@ export const newestPerEpisode = (orderDesc: string, limit: number): { select: st
 export const rankInEpisode = (orderDesc: string): RawBuilder<number> =>
   sql<number>`row_number() OVER (PARTITION BY episode_id ORDER BY ${sql.raw(orderDesc)})`;
 
+/**
+ * The episodes of one loader batch as a statement binds them: the id itself when the batch holds one
+ * (`episode(id)`, a list of one parent), else the array of ids. PostgreSQL estimates an array
+ * parameter of unknown length at ten elements, so for a batch of one it judges a generic plan
+ * costlier than planning again and re-plans the statement on every run (about three times the
+ * database time of the plan it keeps for a single bound id). `one` goes in the statement's shape.
+ */
+export function episodeBatch(ids: readonly string[]): { one: boolean; episodes: string | readonly string[] } {
+  return ids.length === 1 ? { one: true, episodes: ids[0] } : { one: false, episodes: ids };
+}
+
+/** The condition on an episode id column for a batch bound by `episodeBatch`: `= $id` or `= any($ids)`. */
+export const ofEpisodes = (episodes: unknown, one: boolean): RawBuilder<string> =>
+  one ? sql<string>`${episodes}::uuid` : sql<string>`any(${episodes}::uuid[])`;
+
 /** Groups rows by episode id in the order of `ids` (DataLoader contract), empty lists by default. */
 export function groupByEpisode<R extends { episode_id: string }, T>(ids: readonly string[], rows: R[], map: (r: R) => T): T[][] {
   const groups = new Map<string, T[]>(ids.map((id) => [id, []]));

@@ -4,9 +4,20 @@ import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes';
 import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import { type CanvasAction, CanvasActionEnum, canvasType } from '../shared';
-import { selectsAny } from '../shared';
+import { prefetchField, type Selects, selectsAny } from '../shared';
 import { canvasByEpisode } from './canvas.loaders';
 import { CanvasAudit } from './canvas.type';
+
+/** The loader arguments of `canvasContext` from its field arguments and what it selects. */
+const contextArgs = (a: Record<string, unknown>, selects: Selects) => ({
+  canvasType: a.canvasType ? canvasType('canvasType', a.canvasType as string) : null,
+  action: (a.action as CanvasAction | null | undefined) ?? null,
+  limit: subListLimit(a.limit as number | null | undefined),
+  metadata: selects(['metadata']),
+});
+prefetchField('Episode', 'canvasContext', (ctx, args, selects, id) =>
+  ctx.loaders.getFor(canvasByEpisode, contextArgs(args, selects)).load(id),
+);
 
 /** Canvas fields of an episode, batched over all episodes of the request. */
 @Resolver(() => Episode)
@@ -33,12 +44,7 @@ export class CanvasEpisodeResolver {
     @Arg('action', () => CanvasActionEnum, { nullable: true, description: 'Only this action.' }) action?: CanvasAction,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<CanvasAudit[]> {
-    const args = {
-      canvasType: type ? canvasType('canvasType', type) : null,
-      action: action ?? null,
-      limit: subListLimit(limit),
-      metadata: selectsAny(info, ['metadata']),
-    };
+    const args = contextArgs({ canvasType: type, action, limit }, (fields) => selectsAny(info, fields));
     return ctx.loaders.getFor(canvasByEpisode, args).load(ep.id);
   }
 }

@@ -1,10 +1,15 @@
 import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { Fact } from '../facts';
-import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
+import { prefetchField, SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import { EpisodeOutput, Segment } from './episode-parts.type';
 import { Episode } from './episode.type';
 import { factsByEpisode, outputsByEpisode, segmentsByEpisode } from './episodes.loaders';
+
+const limitOf = (args: Record<string, unknown>) => ({ limit: subListLimit(args.limit as number | null | undefined) });
+prefetchField('Episode', 'segments', (ctx, args, _selects, id) => ctx.loaders.getFor(segmentsByEpisode, limitOf(args)).load(id));
+prefetchField('Episode', 'outputs', (ctx, args, _selects, id) => ctx.loaders.getFor(outputsByEpisode, limitOf(args)).load(id));
+prefetchField('Episode', 'facts', (ctx, args, _selects, id) => ctx.loaders.getFor(factsByEpisode, limitOf(args)).load(id));
 
 /** The episode's own context lists, each batched over all episodes of the request. */
 @Resolver(() => Episode)
@@ -15,7 +20,7 @@ export class EpisodeContextResolver {
     @Ctx() ctx: Context,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<Segment[]> {
-    return ctx.loaders.getFor(segmentsByEpisode, { limit: subListLimit(limit) }).load(ep.id);
+    return ctx.loaders.getFor(segmentsByEpisode, limitOf({ limit })).load(ep.id);
   }
 
   @FieldResolver(() => [EpisodeOutput], { complexity: subListCost, description: 'What the episode produced, oldest first.' })
@@ -24,7 +29,7 @@ export class EpisodeContextResolver {
     @Ctx() ctx: Context,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<EpisodeOutput[]> {
-    return ctx.loaders.getFor(outputsByEpisode, { limit: subListLimit(limit) }).load(ep.id);
+    return ctx.loaders.getFor(outputsByEpisode, limitOf({ limit })).load(ep.id);
   }
 
   @FieldResolver(() => [Fact], { complexity: subListCost, description: 'The facts the episode used, in the order they were linked.' })
@@ -33,6 +38,6 @@ export class EpisodeContextResolver {
     @Ctx() ctx: Context,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<Fact[]> {
-    return ctx.loaders.getFor(factsByEpisode, { limit: subListLimit(limit) }).load(ep.id);
+    return ctx.loaders.getFor(factsByEpisode, limitOf({ limit })).load(ep.id);
   }
 }

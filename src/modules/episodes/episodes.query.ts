@@ -1,11 +1,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import DataLoader from 'dataloader';
+import type { LoaderFactory } from '../../graphql/loaders';
 import { isUuid, parseId } from '../../core/ids';
 import { prepared, sql } from '../../db/typed-sql';
 import { decodeCursor, pageSize } from '../../core/cursor';
 import { keysetEdges, keysetStatement } from '../shared';
 import { since } from '../../core/time-range';
 import { numberIn } from '../../core/validate';
-import { canvasType } from '../shared';
+import { canvasType, episodeBatch, ofEpisodes } from '../shared';
 import { EPISODE_COLUMNS, episodeFromRow } from './episode.rows';
 import type { Episode } from './episode.type';
 import type { EpisodeFilter } from './episodes.inputs';
@@ -15,6 +17,25 @@ import { sql as raw } from 'kysely';
 const episodeStatement = prepared((v: { orgId: string; id: string }) =>
   sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId).where('e.id', '=', v.id),
 );
+
+const episodesStatement = prepared((v: { orgId: string; episodes: string | readonly string[] }, shape: { one: boolean }) =>
+  sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId).where('e.id', '=', ofEpisodes(v.episodes, shape.one)),
+);
+
+/**
+ * Episodes by id (ids in lower case), null where the organization has none: read with the
+ * request's other loader reads of the same turn, so `episode(id)` and the context lists it selects
+ * (started ahead, see `prefetchSelected`) reach PostgreSQL as one statement.
+ */
+export const episodeById: LoaderFactory<DataLoader<string, Episode | null>> = (em, orgId) =>
+  new DataLoader(async (ids) => {
+    const { one, episodes } = episodeBatch(ids);
+    const byId = new Map((await episodesStatement.rows(em, { one }, { orgId, episodes })).map((r) => [r.id, r]));
+    return ids.map((id) => {
+      const row = byId.get(id);
+      return row ? episodeFromRow(row) : null;
+    });
+  });
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;

@@ -1,4 +1,6 @@
-import { Arg, Authorized, Ctx, ID, Int, Mutation, Query, Resolver } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Authorized, Ctx, ID, Info, Int, Mutation, Query, Resolver } from 'type-graphql';
+import { isUuid } from '../../core/ids';
 import { notFound } from '../../core/errors';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
@@ -6,7 +8,8 @@ import { CAN } from '../orgs';
 import { EpisodeConnection } from './episode-parts.type';
 import { Episode } from './episode.type';
 import { EpisodeFilter, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
-import { getEpisode, listEpisodes } from './episodes.query';
+import { prefetchSelected } from '../shared';
+import { episodeById, getEpisode, listEpisodes } from './episodes.query';
 import * as episodes from './episodes.service';
 
 async function mustGet(ctx: Context, id: string): Promise<Episode> {
@@ -18,8 +21,16 @@ async function mustGet(ctx: Context, id: string): Promise<Episode> {
 @Resolver()
 export class EpisodesResolver {
   @Query(() => Episode, { nullable: true, description: 'One episode of the organization; null when there is none with this id.' })
-  episode(@Arg('id', () => ID, { description: 'Episode id.' }) id: string, @Ctx() ctx: Context): Promise<Episode | null> {
-    return getEpisode(ctx.em, ctx.orgId, id);
+  async episode(
+    @Arg('id', () => ID, { description: 'Episode id.' }) id: string,
+    @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
+  ): Promise<Episode | null> {
+    if (!isUuid(id)) return null;
+    const key = id.toLowerCase();
+    // the context lists it selects are read in the same statement as the episode
+    prefetchSelected(ctx, info, 'Episode', key);
+    return ctx.loaders.get(episodeById).load(key);
   }
 
   @Query(() => EpisodeConnection, {

@@ -4,10 +4,23 @@ import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes';
 import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import type { FeedbackType } from './feedback-score';
-import { selectsAny } from '../shared';
+import { prefetchField, type Selects, selectsAny } from '../shared';
 import { feedbackByEpisode } from './feedback.loaders';
 import { FEEDBACK_DETAIL_FIELDS } from './feedback.rows';
 import { Feedback, FeedbackTypeEnum } from './feedback.type';
+
+/** The loader arguments of `feedbackContext` from its field arguments and what it selects. */
+const contextArgs = (a: Record<string, unknown>, selects: Selects) => {
+  const types = a.types as FeedbackType[] | null | undefined;
+  return {
+    types: types?.length ? [...types].sort() : null,
+    limit: subListLimit(a.limit as number | null | undefined),
+    detail: selects(FEEDBACK_DETAIL_FIELDS),
+  };
+};
+prefetchField('Episode', 'feedbackContext', (ctx, args, selects, id) =>
+  ctx.loaders.getFor(feedbackByEpisode, contextArgs(args, selects)).load(id),
+);
 
 /** Feedback fields of an episode, batched over all episodes of the request. */
 @Resolver(() => Episode)
@@ -34,11 +47,7 @@ export class FeedbackEpisodeResolver {
     @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) types?: FeedbackType[],
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<Feedback[]> {
-    const args = {
-      types: types?.length ? [...types].sort() : null,
-      limit: subListLimit(limit),
-      detail: selectsAny(info, FEEDBACK_DETAIL_FIELDS),
-    };
+    const args = contextArgs({ types, limit }, (fields) => selectsAny(info, fields));
     return ctx.loaders.getFor(feedbackByEpisode, args).load(ep.id);
   }
 }

@@ -7,3 +7,4 @@ export * from './learning-event-counts';
 export * from './page-info.type';
 export * from './selection';
 export * from './sub-list';
+export * from './prefetch';

@@ -4,14 +4,14 @@ import { loadConfig } from '../src/config';
 import { encodeCursor } from '../src/core/cursor';
 import { timeSortKey } from '../src/core/keyset';
 import { LIMITS } from '../src/core/limits';
-import { CANVAS_BRIEF_COLUMNS } from '../src/modules/canvas';
+import { CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, canvasColumns } from '../src/modules/canvas';
 import { EPISODE_COLUMNS } from '../src/modules/episodes';
 import { feedbackScore } from '../src/modules/feedback';
-import { FEEDBACK_BRIEF_COLUMNS } from '../src/modules/feedback';
+import { FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, feedbackColumns } from '../src/modules/feedback';
 import type { CandidateRow } from '../src/modules/memory';
 import { candidateBindings, candidatesColumn } from '../src/modules/memory';
 import { selectMemories } from '../src/modules/memory';
-import { newestPerEpisode } from '../src/modules/shared';
+import { columnsOf, newestPerEpisode } from '../src/modules/shared';
 import { rankingQuery, validateRecall } from '../src/modules/facts';
 import { episodeRankingStatement } from '../src/modules/feedback';
 import { pyDumps } from '../src/modules/learning';
@@ -37,6 +37,15 @@ const groupBy = (rows: Row[], key: string) => {
 const aggregate = (e: Row) => aggregateFeedbackScore(Number(e.feedback_score_sum), Number(e.feedback_score_count));
 const iso = (v: unknown) => new Date(v as string).toISOString();
 
+/** The columns the server reads for the scenarios' selection of each list (`canvasContext { id canvasType action createdAt }`, `feedbackContext { id feedbackType score createdAt }`). */
+const selecting = (fields: string[]) => (f: string) => fields.includes(f);
+const CANVAS_READ = canvasColumns(
+  columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, selecting(['id', 'canvasType', 'action', 'createdAt'])),
+).join(', ');
+const FEEDBACK_READ = feedbackColumns(
+  columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selecting(['id', 'feedbackType', 'score', 'createdAt'])),
+).join(', ');
+
 /**
  * The context lists of some episodes, reading the columns and the newest-100 windows the server's
  * loaders read, one statement per relation sent side by side, shaped as the scenario's selection.
@@ -53,12 +62,12 @@ async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
   ];
   const [canvas, fb, segs] = await Promise.all([
     q(
-      `SELECT * FROM (SELECT ${CANVAS_BRIEF_COLUMNS}${canvasW.select} FROM canvas_audits c
+      `SELECT * FROM (SELECT ${CANVAS_READ}${canvasW.select} FROM canvas_audits c
                        WHERE c.org_id = $1 AND c.episode_id = ANY($2::uuid[])) x ${canvasW.where} ORDER BY episode_id, created_at, id`,
       [orgId, ids],
     ),
     q(
-      `SELECT * FROM (SELECT ${FEEDBACK_BRIEF_COLUMNS}${feedbackW.select} FROM feedback fb
+      `SELECT * FROM (SELECT ${FEEDBACK_READ}${feedbackW.select} FROM feedback fb
                        WHERE fb.org_id = $1 AND fb.episode_id = ANY($2::uuid[])) x ${feedbackW.where} ORDER BY episode_id, created_at, id`,
       [orgId, ids],
     ),

@@ -1,26 +1,33 @@
 import { describe, expect, it } from 'vitest';
-import { CANVAS_BRIEF_COLUMNS, CANVAS_COLUMNS } from '../src/modules/canvas/canvas.rows';
-import { FEEDBACK_BRIEF_COLUMNS, FEEDBACK_COLUMNS } from '../src/modules/feedback/feedback.rows';
+import type { GraphQLObjectType } from 'graphql';
+import { buildAppSchema } from '../src/graphql/build-schema';
+import { CANVAS_COLUMNS, CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS } from '../src/modules/canvas/canvas.rows';
+import { FEEDBACK_COLUMNS, FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS } from '../src/modules/feedback/feedback.rows';
+import { columnsOf } from '../src/modules/shared';
 import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes.sql';
 
-/** The column names of a select list as text, in order. */
-const names = (list: string) =>
-  list.split(',').map((c) =>
-    c
-      .trim()
-      .split(/\s+AS\s+|\./i)
-      .pop()!
-      .replace(/"/g, ''),
-  );
+const selecting = (fields: string[]) => (f: string) => fields.includes(f);
 
 describe('feedback and canvas statements', () => {
-  it('read the same columns in the same order in brief, with the large ones as NULL', () => {
-    expect(names(FEEDBACK_BRIEF_COLUMNS)).toEqual(names(FEEDBACK_COLUMNS.join(',')));
-    expect(names(CANVAS_BRIEF_COLUMNS)).toEqual(names(CANVAS_COLUMNS.join(',')));
-    for (const c of ['NULL::text AS corrections', 'NULL::jsonb AS before', 'NULL::jsonb AS after', 'NULL::jsonb AS meta']) {
-      expect(FEEDBACK_BRIEF_COLUMNS).toContain(c);
-    }
-    expect(CANVAS_BRIEF_COLUMNS).toContain('NULL::jsonb AS metadata');
+  it('read only the columns of the selected fields, and always the id, the episode and the order', () => {
+    expect(columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selecting(['score', 'before']))).toBe(
+      'id,episode_id,score,before,created_at',
+    );
+    expect(columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selecting([]))).toBe('id,episode_id,created_at');
+    expect(columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, selecting(['metadata', '__typename']))).toBe(
+      'id,episode_id,metadata,created_at',
+    );
+    // every field selected reads every column, in the table's order
+    const all = (t: Record<string, string>) => columnsOf(t, [], () => true).split(',');
+    expect(all(FEEDBACK_FIELD_COLUMNS)).toEqual(FEEDBACK_COLUMNS.map((c) => c.slice('fb.'.length)));
+    expect(all(CANVAS_FIELD_COLUMNS)).toEqual(CANVAS_COLUMNS.map((c) => c.slice('c.'.length)));
+  });
+
+  it('know the column of every field of Feedback and CanvasAudit (a field without one would answer nothing)', () => {
+    const schema = buildAppSchema();
+    const fields = (name: string) => Object.keys((schema.getType(name) as GraphQLObjectType).getFields()).sort();
+    expect(fields('Feedback')).toEqual(Object.keys(FEEDBACK_FIELD_COLUMNS).sort());
+    expect(fields('CanvasAudit')).toEqual(Object.keys(CANVAS_FIELD_COLUMNS).sort());
   });
 
   it('bind the query vector, the weights and the limit of the episode ranking instead of writing them', () => {

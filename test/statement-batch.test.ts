@@ -82,6 +82,23 @@ describe('context lists read together', () => {
     expect(first.charts).toHaveLength(1);
   });
 
+  it('reads only the columns a list selects, and answers them as a read of every column does', async () => {
+    const full = await gqlOk<Page, unknown>(s.url, page([LISTS.canvasContext, LISTS.feedbackContext]), {}, org.token);
+    s.sql.reset();
+    const few = await gqlOk<Page, unknown>(
+      s.url,
+      page(['canvasContext(limit: 5) { action }', 'feedbackContext(limit: 5) { score reason }']),
+      {},
+      org.token,
+    );
+    expect(s.sql.statements[1]).not.toMatch(/metadata|agent_id|actor_id|feedback_type|canvas_type/);
+    const pick = (p: Page, list: string, fields: string[]) =>
+      p.episodes.edges.map((e) => (e.node[list] as Record<string, unknown>[]).map((x) => Object.fromEntries(fields.map((f) => [f, x[f]]))));
+    expect(pick(few, 'canvasContext', ['action'])).toEqual(pick(full, 'canvasContext', ['action']));
+    expect(pick(few, 'feedbackContext', ['score', 'reason'])).toEqual(pick(full, 'feedbackContext', ['score', 'reason']));
+    expect(pick(few, 'feedbackContext', ['score', 'reason']).flat()).toHaveLength(60);
+  });
+
   it('answers an episode read alone (a batch of one, its id bound by itself) exactly as the page does', async () => {
     const together = await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token);
     for (const { node } of [together.episodes.edges[0], together.episodes.edges[17]]) {

@@ -4,20 +4,25 @@ import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes';
 import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import { type CanvasAction, CanvasActionEnum, canvasType } from '../shared';
-import { prefetchField, type Selects, selectsAny } from '../shared';
+import { columnsOf, prefetchField, selectedColumns } from '../shared';
 import { canvasByEpisode } from './canvas.loaders';
+import { CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS } from './canvas.rows';
 import { CanvasAudit } from './canvas.type';
 
-/** The loader arguments of `canvasContext` from its field arguments and what it selects. */
-const contextArgs = (a: Record<string, unknown>, selects: Selects) => ({
+/** The loader arguments of `canvasContext` from its field arguments and the columns its selection reads. */
+const contextArgs = (a: Record<string, unknown>, columns: string) => ({
   canvasType: a.canvasType ? canvasType('canvasType', a.canvasType as string) : null,
   action: (a.action as CanvasAction | null | undefined) ?? null,
   limit: subListLimit(a.limit as number | null | undefined),
-  metadata: selects(['metadata']),
+  columns,
 });
-prefetchField('Episode', 'canvasContext', (ctx, args, selects, id) =>
-  ctx.loaders.getFor(canvasByEpisode, contextArgs(args, selects)).load(id),
-);
+prefetchField('Episode', 'canvasContext', (ctx, args, selects, id) => {
+  const columns = columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, (f) => selects([f]));
+  return ctx.loaders.getFor(canvasByEpisode, contextArgs(args, columns)).load(id);
+});
+
+/** The columns `canvasIds` reads. */
+const ID_COLUMNS = columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, () => false);
 
 /** Canvas fields of an episode, batched over all episodes of the request. */
 @Resolver(() => Episode)
@@ -28,7 +33,7 @@ export class CanvasEpisodeResolver {
     @Ctx() ctx: Context,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<string[]> {
-    const args = { canvasType: null, action: null, limit: subListLimit(limit), metadata: false };
+    const args = { canvasType: null, action: null, limit: subListLimit(limit), columns: ID_COLUMNS };
     return (await ctx.loaders.getFor(canvasByEpisode, args).load(ep.id)).map((c) => c.id);
   }
 
@@ -44,7 +49,7 @@ export class CanvasEpisodeResolver {
     @Arg('action', () => CanvasActionEnum, { nullable: true, description: 'Only this action.' }) action?: CanvasAction,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<CanvasAudit[]> {
-    const args = contextArgs({ canvasType: type, action, limit }, (fields) => selectsAny(info, fields));
+    const args = contextArgs({ canvasType: type, action, limit }, selectedColumns(info, CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS));
     return ctx.loaders.getFor(canvasByEpisode, args).load(ep.id);
   }
 }

@@ -3,25 +3,25 @@ import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
 import type { CanvasAction } from '../shared';
-import { canvasFromRow, canvasSelection } from './canvas.rows';
+import { canvasColumns, canvasFromRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
 
 export interface CanvasContextArgs {
   canvasType: string | null;
   action: CanvasAction | null;
   limit: number;
-  /** read the metadata JSON too (it is selected) */
-  metadata: boolean;
+  /** the columns to read (`columnsOf` the selected fields) */
+  columns: string;
 }
 
 const canvasStatement = prepared(
   (
     v: { orgId: string; episodes: string | readonly string[]; limit: number; canvasType: string | null; action: CanvasAction | null },
-    shape: { metadata: boolean; byType: boolean; byAction: boolean; one: boolean },
+    shape: { columns: string; byType: boolean; byAction: boolean; one: boolean },
   ) => {
     const ranked = sql
       .selectFrom('canvas_audits as c')
-      .select(canvasSelection(shape.metadata))
+      .select(canvasColumns(shape.columns))
       .select(rankInEpisode('c.created_at DESC, c.id DESC').as('rn'))
       .where('c.org_id', '=', v.orgId)
       .where('c.episode_id', '=', ofEpisodes(v.episodes, shape.one))
@@ -44,9 +44,9 @@ const canvasStatement = prepared(
 /** The newest `limit` canvas audits per episode, oldest first, optionally filtered; one statement per request. */
 export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<string, CanvasAudit[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
-    const { canvasType, action, limit, metadata } = args;
+    const { canvasType, action, limit, columns } = args;
     const { one, episodes } = episodeBatch(ids);
-    const shape = { metadata, byType: canvasType !== null, byAction: action !== null, one };
+    const shape = { columns, byType: canvasType !== null, byAction: action !== null, one };
     const found = await canvasStatement.rows(em, shape, { orgId, episodes, limit, canvasType, action });
     return groupByEpisode(ids, found, canvasFromRow);
   });

@@ -1,8 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CanvasAuditsTable } from '../../db/tables';
-import { briefColumn } from '../../db/brief-column';
-import { sql, type Unqualified } from '../../db/typed-sql';
-import type { CanvasAction } from '../shared';
+import type { Unqualified } from '../../db/typed-sql';
+import type { CanvasAction, FieldColumns } from '../shared';
 import { CanvasAudit } from './canvas.type';
 
 /** The columns of `canvas_audits` every read returns (alias `c`); as text they read `c.id,c.agent_id,...`. */
@@ -19,31 +18,29 @@ export const CANVAS_COLUMNS = [
   'c.created_at',
 ] as const;
 
-/** CANVAS_COLUMNS with the metadata JSON read as NULL (read only when `metadata` is selected), in the same order. */
-const CANVAS_BRIEF_SELECTION = [
-  'c.id',
-  'c.agent_id',
-  'c.session_id',
-  'c.episode_id',
-  'c.canvas_id',
-  'c.canvas_type',
-  'c.component_type',
-  'c.action',
-  briefColumn('metadata', 'jsonb'),
-  'c.created_at',
-] as const;
+/** The column each field of `CanvasAudit` is read from. */
+export const CANVAS_FIELD_COLUMNS: FieldColumns = {
+  id: 'id',
+  agentId: 'agent_id',
+  sessionId: 'session_id',
+  episodeId: 'episode_id',
+  canvasId: 'canvas_id',
+  canvasType: 'canvas_type',
+  componentType: 'component_type',
+  action: 'action',
+  metadata: 'metadata',
+  createdAt: 'created_at',
+};
 
-/** CANVAS_BRIEF_SELECTION as SQL text (the select list of the compiled statement), for statements still written as text. */
-export const CANVAS_BRIEF_COLUMNS = ((s: string) => s.slice('select '.length, s.lastIndexOf(' from ')))(
-  sql.selectFrom('canvas_audits as c').select(CANVAS_BRIEF_SELECTION).compile().sql,
-);
+/** What every read of an episode's canvas list needs whatever is selected: the id, the episode, the order. */
+export const CANVAS_LIST_ALWAYS = ['id', 'episode_id', 'created_at'] as const;
 
-type CanvasSelection = (typeof CANVAS_COLUMNS)[number] | (typeof CANVAS_BRIEF_SELECTION)[number];
-/** The full selection (with `metadata`) or the brief one, as one type: metadata is JSON or NULL. */
-export const canvasSelection = (metadata: boolean): readonly CanvasSelection[] => (metadata ? CANVAS_COLUMNS : CANVAS_BRIEF_SELECTION);
+/** The columns of a key made by `columnsOf` from CANVAS_FIELD_COLUMNS, qualified by the alias `c`. */
+export const canvasColumns = (key: string) => key.split(',').map((c) => `c.${c}`) as unknown as (typeof CANVAS_COLUMNS)[number][];
 
 export type CanvasRow = Pick<Selectable<CanvasAuditsTable>, Unqualified<(typeof CANVAS_COLUMNS)[number]>>;
 
+/** A row read whole, or in part (a field whose column was not read is left without its value, and nothing reads it). */
 export const canvasFromRow = (r: CanvasRow): CanvasAudit =>
   Object.assign(new CanvasAudit(), {
     id: r.id,

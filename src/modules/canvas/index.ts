@@ -5,4 +5,4 @@ import { CanvasResolver } from './canvas.resolver';
 export const canvasEntities = [CanvasAuditEntity];
 export const canvasResolvers = [CanvasResolver, CanvasEpisodeResolver];
 
-export { CANVAS_BRIEF_COLUMNS } from './canvas.rows';
+export { CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, canvasColumns } from './canvas.rows';

@@ -19,7 +19,11 @@ const episodeStatement = prepared((v: { orgId: string; id: string }) =>
 );
 
 const episodesStatement = prepared((v: { orgId: string; episodes: string | readonly string[] }, shape: { one: boolean }) =>
-  sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId).where('e.id', '=', ofEpisodes(v.episodes, shape.one)),
+  sql
+    .selectFrom('episodes as e')
+    .select(EPISODE_COLUMNS)
+    .where('e.org_id', '=', v.orgId)
+    .where('e.id', '=', ofEpisodes(v.episodes, shape.one)),
 );
 
 /**

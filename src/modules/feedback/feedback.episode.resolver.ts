@@ -4,23 +4,23 @@ import type { Context } from '../../graphql/context.type';
 import { Episode } from '../episodes';
 import { SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import type { FeedbackType } from './feedback-score';
-import { prefetchField, type Selects, selectsAny } from '../shared';
+import { columnsOf, prefetchField, selectedColumns } from '../shared';
 import { feedbackByEpisode } from './feedback.loaders';
-import { FEEDBACK_DETAIL_FIELDS } from './feedback.rows';
+import { FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS } from './feedback.rows';
 import { Feedback, FeedbackTypeEnum } from './feedback.type';
 
-/** The loader arguments of `feedbackContext` from its field arguments and what it selects. */
-const contextArgs = (a: Record<string, unknown>, selects: Selects) => {
+/** The loader arguments of `feedbackContext` from its field arguments and the columns its selection reads. */
+const contextArgs = (a: Record<string, unknown>, columns: string) => {
   const types = a.types as FeedbackType[] | null | undefined;
-  return {
-    types: types?.length ? [...types].sort() : null,
-    limit: subListLimit(a.limit as number | null | undefined),
-    detail: selects(FEEDBACK_DETAIL_FIELDS),
-  };
+  return { types: types?.length ? [...types].sort() : null, limit: subListLimit(a.limit as number | null | undefined), columns };
 };
-prefetchField('Episode', 'feedbackContext', (ctx, args, selects, id) =>
-  ctx.loaders.getFor(feedbackByEpisode, contextArgs(args, selects)).load(id),
-);
+prefetchField('Episode', 'feedbackContext', (ctx, args, selects, id) => {
+  const columns = columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, (f) => selects([f]));
+  return ctx.loaders.getFor(feedbackByEpisode, contextArgs(args, columns)).load(id);
+});
+
+/** The columns `feedbackIds` reads. */
+const ID_COLUMNS = columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, () => false);
 
 /** Feedback fields of an episode, batched over all episodes of the request. */
 @Resolver(() => Episode)
@@ -31,7 +31,7 @@ export class FeedbackEpisodeResolver {
     @Ctx() ctx: Context,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<string[]> {
-    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: subListLimit(limit), detail: false }).load(ep.id)).map(
+    return (await ctx.loaders.getFor(feedbackByEpisode, { types: null, limit: subListLimit(limit), columns: ID_COLUMNS }).load(ep.id)).map(
       (f) => f.id,
     );
   }
@@ -47,7 +47,7 @@ export class FeedbackEpisodeResolver {
     @Arg('types', () => [FeedbackTypeEnum], { nullable: true, description: 'Only these kinds.' }) types?: FeedbackType[],
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<Feedback[]> {
-    const args = contextArgs({ types, limit }, (fields) => selectsAny(info, fields));
+    const args = contextArgs({ types, limit }, selectedColumns(info, FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS));
     return ctx.loaders.getFor(feedbackByEpisode, args).load(ep.id);
   }
 }

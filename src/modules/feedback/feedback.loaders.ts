@@ -4,24 +4,24 @@ import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
 import type { FeedbackType } from './feedback-score';
-import { feedbackFromRow, feedbackSelection } from './feedback.rows';
+import { feedbackColumns, feedbackFromRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';
 
 export interface FeedbackContextArgs {
   types: FeedbackType[] | null;
   limit: number;
-  /** read the large columns too (a field backed by them is selected) */
-  detail: boolean;
+  /** the columns to read (`columnsOf` the selected fields) */
+  columns: string;
 }
 
 const feedbackStatement = prepared(
   (
     v: { orgId: string; episodes: string | readonly string[]; limit: number; types: FeedbackType[] | null },
-    shape: { detail: boolean; byType: boolean; one: boolean },
+    shape: { columns: string; byType: boolean; one: boolean },
   ) => {
     const ranked = sql
       .selectFrom('feedback as fb')
-      .select(feedbackSelection(shape.detail))
+      .select(feedbackColumns(shape.columns))
       .select(rankInEpisode('fb.created_at DESC, fb.id DESC').as('rn'))
       .where('fb.org_id', '=', v.orgId)
       .where('fb.episode_id', '=', ofEpisodes(v.episodes, shape.one))
@@ -43,8 +43,8 @@ const feedbackStatement = prepared(
 /** The newest `limit` feedback per episode, oldest first, optionally of some types; one statement per request. */
 export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, DataLoader<string, Feedback[]>> = (em, orgId, args) =>
   new DataLoader(async (ids) => {
-    const { types, limit, detail } = args;
+    const { types, limit, columns } = args;
     const { one, episodes } = episodeBatch(ids);
-    const found = await feedbackStatement.rows(em, { detail, byType: !!types?.length, one }, { orgId, episodes, limit, types });
+    const found = await feedbackStatement.rows(em, { columns, byType: !!types?.length, one }, { orgId, episodes, limit, types });
     return groupByEpisode(ids, found, feedbackFromRow);
   });

@@ -1,7 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { FeedbackTable } from '../../db/tables';
-import { briefColumn } from '../../db/brief-column';
-import { sql } from '../../db/typed-sql';
+import type { FieldColumns } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { Feedback } from './feedback.type';
 
@@ -37,46 +36,41 @@ type Qualified<A extends string, T extends readonly string[]> = { readonly [K in
 /** The same columns qualified by the alias `fb` (`feedback as fb`); as text they read `fb.id,fb.episode_id,...`. */
 export const FEEDBACK_COLUMNS = FEEDBACK_COLUMN_NAMES.map((c) => `fb.${c}`) as unknown as Qualified<'fb', Names>;
 
-/** Fields backed by the large columns: read only when one of them is selected. */
-export const FEEDBACK_DETAIL_FIELDS = ['corrections', 'before', 'after', 'meta'] as const;
+/** The column each field of `Feedback` is read from. */
+export const FEEDBACK_FIELD_COLUMNS: FieldColumns = {
+  id: 'id',
+  episodeId: 'episode_id',
+  agentId: 'agent_id',
+  sessionId: 'session_id',
+  executionId: 'execution_id',
+  actorId: 'actor_id',
+  actorUserId: 'actor_user_id',
+  feedbackType: 'feedback_type',
+  rating: 'rating',
+  score: 'score',
+  corrections: 'corrections',
+  eventType: 'event_type',
+  entityType: 'entity_type',
+  entityId: 'entity_id',
+  documentId: 'document_id',
+  layoutFingerprint: 'layout_fingerprint',
+  before: 'before',
+  after: 'after',
+  meta: 'meta',
+  accepted: 'accepted',
+  reason: 'reason',
+  createdAt: 'created_at',
+};
 
-/** FEEDBACK_COLUMNS with the large ones (free text, before / after / meta JSON) read as NULL, in the same order. */
-const FEEDBACK_BRIEF_SELECTION = [
-  'fb.id',
-  'fb.episode_id',
-  'fb.agent_id',
-  'fb.session_id',
-  'fb.execution_id',
-  'fb.actor_id',
-  'fb.actor_user_id',
-  'fb.feedback_type',
-  'fb.rating',
-  'fb.score',
-  briefColumn('corrections', 'text'),
-  'fb.event_type',
-  'fb.entity_type',
-  'fb.entity_id',
-  'fb.document_id',
-  'fb.layout_fingerprint',
-  briefColumn('before', 'jsonb'),
-  briefColumn('after', 'jsonb'),
-  briefColumn('meta', 'jsonb'),
-  'fb.accepted',
-  'fb.reason',
-  'fb.created_at',
-] as const;
+/** What every read of an episode's feedback list needs whatever is selected: the id, the episode, the order. */
+export const FEEDBACK_LIST_ALWAYS = ['id', 'episode_id', 'created_at'] as const;
 
-/** FEEDBACK_BRIEF_SELECTION as SQL text (the select list of the compiled statement), for statements still written as text. */
-export const FEEDBACK_BRIEF_COLUMNS = ((s: string) => s.slice('select '.length, s.lastIndexOf(' from ')))(
-  sql.selectFrom('feedback as fb').select(FEEDBACK_BRIEF_SELECTION).compile().sql,
-);
-
-type FeedbackSelection = (typeof FEEDBACK_COLUMNS)[number] | (typeof FEEDBACK_BRIEF_SELECTION)[number];
-/** The full selection (`detail`) or the brief one, as one type: a large column is its own type or NULL. */
-export const feedbackSelection = (detail: boolean): readonly FeedbackSelection[] => (detail ? FEEDBACK_COLUMNS : FEEDBACK_BRIEF_SELECTION);
+/** The columns of a key made by `columnsOf` from FEEDBACK_FIELD_COLUMNS, qualified by the alias `fb`. */
+export const feedbackColumns = (key: string) => key.split(',').map((c) => `fb.${c}`) as unknown as (typeof FEEDBACK_COLUMNS)[number][];
 
 export type FeedbackRow = Pick<Selectable<FeedbackTable>, Names[number]>;
 
+/** A row read whole, or in part (a field whose column was not read is left without its value, and nothing reads it). */
 export const feedbackFromRow = (r: FeedbackRow): Feedback =>
   Object.assign(new Feedback(), {
     id: r.id,

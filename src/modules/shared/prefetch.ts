@@ -3,7 +3,7 @@ import type { Context } from '../../graphql/context.type';
 import { fieldNames } from './selection';
 
 /** True when any of these fields is selected under the field. */
-export type Selects = (fields: readonly string[]) => boolean;
+type Selects = (fields: readonly string[]) => boolean;
 
 /**
  * Starts the read a field of an object will need, before the object itself is read: the field's

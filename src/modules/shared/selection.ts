@@ -40,8 +40,35 @@ function selectedFields(info: GraphQLResolveInfo): ReadonlySet<string> {
   return names;
 }
 
-/** True when any of `fields` is selected under the field being resolved. */
-export const selectsAny = (info: GraphQLResolveInfo, fields: readonly string[]): boolean => {
+/** The column each field of an object type is read from (field name → column name), in the table's order. */
+export type FieldColumns = Readonly<Record<string, string>>;
+
+/**
+ * The columns a read of objects needs for a selection: those of the fields `selects` picks, and
+ * `always` (the id, the parent's id, the columns the read orders by), in the order of `columns`, as
+ * one comma-separated key fit for a statement's shape. A list reads only what its selection shows:
+ * the database writes, and the server parses, no column that nobody asked for.
+ */
+export function columnsOf(columns: FieldColumns, always: readonly string[], selects: (field: string) => boolean): string {
+  const found: string[] = [];
+  for (const [field, column] of Object.entries(columns)) if (always.includes(column) || selects(field)) found.push(column);
+  return found.join(',');
+}
+
+// per field of a parsed document and table: documents are cached and reused, so each is worked out once
+const columnKeys = new WeakMap<FieldNode, Map<FieldColumns, string>>();
+
+/** `columnsOf` the fields selected under the field being resolved. */
+export function selectedColumns(info: GraphQLResolveInfo, columns: FieldColumns, always: readonly string[]): string {
+  const key = info.fieldNodes.length === 1 ? info.fieldNodes[0] : null;
+  const byTable = key ? columnKeys.get(key) : undefined;
+  const known = byTable?.get(columns);
+  if (known !== undefined) return known;
   const s = selectedFields(info);
-  return fields.some((f) => s.has(f));
-};
+  const found = columnsOf(columns, always, (f) => s.has(f));
+  if (key) {
+    if (byTable) byTable.set(columns, found);
+    else columnKeys.set(key, new Map([[columns, found]]));
+  }
+  return found;
+}

@@ -1,7 +1,7 @@
 import type { Selectable } from 'kysely';
 import type { CanvasAuditsTable } from '../../db/tables';
 import type { Unqualified } from '../../db/typed-sql';
-import type { CanvasAction, FieldColumns } from '../shared';
+import { camelCaseFields, type CanvasAction } from '../shared';
 import { CanvasAudit } from './canvas.type';
 
 /** The columns of `canvas_audits` every read returns (alias `c`); as text they read `c.id,c.agent_id,...`. */
@@ -18,19 +18,8 @@ export const CANVAS_COLUMNS = [
   'c.created_at',
 ] as const;
 
-/** The column each field of `CanvasAudit` is read from. */
-export const CANVAS_FIELD_COLUMNS: FieldColumns = {
-  id: 'id',
-  agentId: 'agent_id',
-  sessionId: 'session_id',
-  episodeId: 'episode_id',
-  canvasId: 'canvas_id',
-  canvasType: 'canvas_type',
-  componentType: 'component_type',
-  action: 'action',
-  metadata: 'metadata',
-  createdAt: 'created_at',
-};
+/** The column each field of `CanvasAudit` is read from: every field is its column in camel case. */
+export const CANVAS_FIELD_COLUMNS = camelCaseFields(CANVAS_COLUMNS.map((c) => c.slice('c.'.length)));
 
 /** What every read of an episode's canvas list needs whatever is selected: the id, the episode, the order. */
 export const CANVAS_LIST_ALWAYS = ['id', 'episode_id', 'created_at'] as const;

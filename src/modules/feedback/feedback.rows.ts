@@ -1,6 +1,6 @@
 import type { Selectable } from 'kysely';
 import type { FeedbackTable } from '../../db/tables';
-import type { FieldColumns } from '../shared';
+import { camelCaseFields } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { Feedback } from './feedback.type';
 
@@ -36,31 +36,8 @@ type Qualified<A extends string, T extends readonly string[]> = { readonly [K in
 /** The same columns qualified by the alias `fb` (`feedback as fb`); as text they read `fb.id,fb.episode_id,...`. */
 export const FEEDBACK_COLUMNS = FEEDBACK_COLUMN_NAMES.map((c) => `fb.${c}`) as unknown as Qualified<'fb', Names>;
 
-/** The column each field of `Feedback` is read from. */
-export const FEEDBACK_FIELD_COLUMNS: FieldColumns = {
-  id: 'id',
-  episodeId: 'episode_id',
-  agentId: 'agent_id',
-  sessionId: 'session_id',
-  executionId: 'execution_id',
-  actorId: 'actor_id',
-  actorUserId: 'actor_user_id',
-  feedbackType: 'feedback_type',
-  rating: 'rating',
-  score: 'score',
-  corrections: 'corrections',
-  eventType: 'event_type',
-  entityType: 'entity_type',
-  entityId: 'entity_id',
-  documentId: 'document_id',
-  layoutFingerprint: 'layout_fingerprint',
-  before: 'before',
-  after: 'after',
-  meta: 'meta',
-  accepted: 'accepted',
-  reason: 'reason',
-  createdAt: 'created_at',
-};
+/** The column each field of `Feedback` is read from: every field is its column in camel case. */
+export const FEEDBACK_FIELD_COLUMNS = camelCaseFields(FEEDBACK_COLUMN_NAMES);
 
 /** What every read of an episode's feedback list needs whatever is selected: the id, the episode, the order. */
 export const FEEDBACK_LIST_ALWAYS = ['id', 'episode_id', 'created_at'] as const;

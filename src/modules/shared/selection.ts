@@ -43,6 +43,10 @@ function selectedFields(info: GraphQLResolveInfo): ReadonlySet<string> {
 /** The column each field of an object type is read from (field name → column name), in the table's order. */
 export type FieldColumns = Readonly<Record<string, string>>;
 
+/** The columns of a table whose fields are named as their columns in camel case (`created_at`: `createdAt`), by field. */
+export const camelCaseFields = (columns: readonly string[]): FieldColumns =>
+  Object.fromEntries(columns.map((c) => [c.replace(/_([a-z])/g, (_, letter: string) => letter.toUpperCase()), c]));
+
 /**
  * The columns a read of objects needs for a selection: those of the fields `selects` picks, and
  * `always` (the id, the parent's id, the columns the read orders by), in the order of `columns`, as

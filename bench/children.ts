@@ -1,6 +1,7 @@
 import { fork, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { projectRoot } from '../src/db/paths';
 
 export interface ServerStats {
   statements: number;
@@ -21,11 +22,26 @@ export interface Child {
   stop(): Promise<void>;
 }
 
+/**
+ * The Node.js flags `npm start` runs the server with (a larger young generation: see the README's
+ * configuration), read from its start script. The benchmark starts every server with them, the raw
+ * baseline too, so both run as the product is deployed.
+ */
+export const SERVER_NODE_FLAGS: readonly string[] = (() => {
+  const start = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  const flags = /\bnode ((?:--\S+ )*)dist\/src\/main\.js/.exec(start);
+  if (!flags) throw new Error(`the start script does not run dist/src/main.js: ${start}`);
+  return flags[1].split(' ').filter(Boolean);
+})();
+
 /** Forks dist/bench/<script>.js with `env` (with BENCH_CPU_PROF=<dir>, each server writes a V8 CPU profile there), waits for its `ready` message (with the port it listens on). */
 export async function startChild(name: string, script: string, env: Record<string, string>): Promise<Child> {
   const proc = fork(join(__dirname, `${script}.js`), [], {
     env: { ...process.env, ...env },
-    execArgv: process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : process.execArgv,
+    execArgv: [
+      ...SERVER_NODE_FLAGS,
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : process.execArgv),
+    ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {

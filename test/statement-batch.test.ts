@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gqlOk } from './helpers/client';
+import { gqlOk, wsClient, wsOnce } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -97,6 +97,25 @@ describe('context lists read together', () => {
     expect(pick(few, 'canvasContext', ['action'])).toEqual(pick(full, 'canvasContext', ['action']));
     expect(pick(few, 'feedbackContext', ['score', 'reason'])).toEqual(pick(full, 'feedbackContext', ['score', 'reason']));
     expect(pick(few, 'feedbackContext', ['score', 'reason']).flat()).toHaveLength(60);
+    // the same over WebSocket, and for one episode read ahead of its lists; another organization's token sees none of it
+    const one = `query ($id: ID!) { episode(id: $id) { canvasContext(limit: 5) { action } feedbackContext(limit: 5) { score reason } } }`;
+    const id = few.episodes.edges[3].node.id as string;
+    for (const [token, expected] of [
+      [org.token, { canvasContext: few.episodes.edges[3].node.canvasContext, feedbackContext: few.episodes.edges[3].node.feedbackContext }],
+      [other.token, null],
+    ] as const) {
+      const client = wsClient(s.wsUrl, token);
+      try {
+        expect(
+          await wsOnce(client, page(['canvasContext(limit: 5) { action }', 'feedbackContext(limit: 5) { score reason }']), {}),
+        ).toEqual({
+          data: token === org.token ? few : expect.anything(),
+        });
+        expect(await wsOnce(client, one, { id })).toEqual({ data: { episode: expected } });
+      } finally {
+        await client.dispose();
+      }
+    }
   });
 
   it('answers an episode read alone (a batch of one, its id bound by itself) exactly as the page does', async () => {

@@ -17,7 +17,7 @@ const contextArgs = (a: Record<string, unknown>, columns: string) => ({
   columns,
 });
 prefetchField('Episode', 'canvasContext', (ctx, args, selects, id) => {
-  const columns = columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, (f) => selects([f]));
+  const columns = columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, selects);
   return ctx.loaders.getFor(canvasByEpisode, contextArgs(args, columns)).load(id);
 });
 

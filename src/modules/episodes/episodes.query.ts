@@ -14,10 +14,6 @@ import type { EpisodeFilter } from './episodes.inputs';
 import { aggregateFeedbackScoreOf } from '../shared';
 import { sql as raw } from 'kysely';
 
-const episodeStatement = prepared((v: { orgId: string; id: string }) =>
-  sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId).where('e.id', '=', v.id),
-);
-
 const episodesStatement = prepared((v: { orgId: string; episodes: string | readonly string[] }, shape: { one: boolean }) =>
   sql
     .selectFrom('episodes as e')
@@ -43,7 +39,7 @@ export const episodeById: LoaderFactory<DataLoader<string, Episode | null>> = (e
 
 export async function getEpisode(em: EntityManager, orgId: string, id: string): Promise<Episode | null> {
   if (!isUuid(id)) return null;
-  const [row] = await episodeStatement.rows(em, {}, { orgId, id: id.toLowerCase() });
+  const [row] = await episodesStatement.rows(em, { one: true }, { orgId, episodes: id.toLowerCase() });
   return row ? episodeFromRow(row) : null;
 }
 

@@ -15,7 +15,7 @@ const contextArgs = (a: Record<string, unknown>, columns: string) => {
   return { types: types?.length ? [...types].sort() : null, limit: subListLimit(a.limit as number | null | undefined), columns };
 };
 prefetchField('Episode', 'feedbackContext', (ctx, args, selects, id) => {
-  const columns = columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, (f) => selects([f]));
+  const columns = columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selects);
   return ctx.loaders.getFor(feedbackByEpisode, contextArgs(args, columns)).load(id);
 });
 

@@ -2,8 +2,8 @@ import { type FieldNode, getArgumentValues, type GraphQLResolveInfo, type GraphQ
 import type { Context } from '../../graphql/context.type';
 import { fieldNames } from './selection';
 
-/** True when any of these fields is selected under the field. */
-type Selects = (fields: readonly string[]) => boolean;
+/** True when this field is selected under the field. */
+type Selects = (field: string) => boolean;
 
 /**
  * Starts the read a field of an object will need, before the object itself is read: the field's
@@ -74,7 +74,7 @@ export function prefetchSelected(ctx: Context, info: GraphQLResolveInfo, type: G
     try {
       const def = fields.getFields()[p.node.name.value];
       const args = getArgumentValues(def, p.node, info.variableValues);
-      const started = p.prefetch(ctx, args, (names) => names.some((n) => p.selected.has(n)), id);
+      const started = p.prefetch(ctx, args, (name) => p.selected.has(name), id);
       if (started instanceof Promise) started.catch(() => {});
     } catch {
       // the field reports it when it is resolved

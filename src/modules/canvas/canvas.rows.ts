@@ -3,6 +3,7 @@ import type { CanvasAuditsTable } from '../../db/tables';
 import type { Unqualified } from '../../db/typed-sql';
 import { camelCaseFields, type CanvasAction } from '../shared';
 import { CanvasAudit } from './canvas.type';
+import { instantOf } from '../../core/instant';
 
 /** The columns of `canvas_audits` every read returns (alias `c`); as text they read `c.id,c.agent_id,...`. */
 export const CANVAS_COLUMNS = [
@@ -41,5 +42,5 @@ export const canvasFromRow = (r: CanvasRow): CanvasAudit =>
     componentType: r.component_type,
     action: r.action as CanvasAction,
     metadata: r.metadata as Record<string, unknown> | null,
-    createdAt: new Date(r.created_at),
+    createdAt: instantOf(r.created_at),
   });

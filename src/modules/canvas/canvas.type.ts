@@ -3,6 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../shared';
 import { type CanvasAction, CanvasActionEnum } from '../shared';
 import { chargedByConnection } from '../../core/limits';
+import type { Instant } from '../../core/instant';
 
 @ObjectType({ simpleResolvers: true, description: 'One action on a UI canvas.' })
 export class CanvasAudit {
@@ -35,8 +36,8 @@ export class CanvasAudit {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form metadata (JSON object, <= 10 KB).' })
   metadata!: Record<string, unknown> | null;
 
-  @Field({ description: 'When it happened.' })
-  createdAt!: Date;
+  @Field(() => Date, { description: 'When it happened.' })
+  createdAt!: Instant;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'A canvas audit with its cursor.' })

@@ -3,6 +3,7 @@ import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
 import { PageInfo } from '../shared';
 import { Episode } from './episode.type';
 import { chargedByConnection } from '../../core/limits';
+import type { Instant } from '../../core/instant';
 
 @ObjectType({ simpleResolvers: true, description: 'One ordered turn of an episode.' })
 export class Segment {
@@ -24,8 +25,8 @@ export class Segment {
   @Field(() => Int, { description: 'Tokens of the content (given, or ceil(characters / 4)).' })
   tokenEstimate!: number;
 
-  @Field({ description: 'When the turn happened.' })
-  createdAt!: Date;
+  @Field(() => Date, { description: 'When the turn happened.' })
+  createdAt!: Instant;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'Something an episode produced (e.g. a multiple-choice question).' })
@@ -51,8 +52,8 @@ export class EpisodeOutput {
   @Field(() => Int, { description: 'How many times it was regenerated.' })
   regenerationRound!: number;
 
-  @Field({ description: 'When it was recorded.' })
-  createdAt!: Date;
+  @Field(() => Date, { description: 'When it was recorded.' })
+  createdAt!: Instant;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'An episode with its cursor.' })

@@ -1,4 +1,4 @@
-import type { Episode as EpisodeEntity } from './episode.entity';
+import { instantOf, instantOrNull } from '../../core/instant';
 import { Episode } from './episode.type';
 import type { Selectable } from 'kysely';
 import type { EpisodesTable } from '../../db/tables';
@@ -31,14 +31,11 @@ export const EPISODE_COLUMNS = [
 
 export type EpisodeRow = Pick<Selectable<EpisodesTable>, Unqualified<(typeof EPISODE_COLUMNS)[number]>>;
 
-const date = (v: Date | string | null): Date | null => (v === null ? null : v instanceof Date ? v : new Date(v));
-
 /** A raw `episodes` row as the GraphQL type, without hydrating an entity. */
 export function episodeFromRow(r: EpisodeRow): Episode {
   return Episode.from({
     id: r.id,
-    orgId: r.org_id,
-    createdAt: date(r.created_at)!,
+    createdAt: instantOf(r.created_at),
     agentId: r.agent_id,
     sessionId: r.session_id,
     title: r.title,
@@ -46,7 +43,7 @@ export function episodeFromRow(r: EpisodeRow): Episode {
     intent: r.intent,
     topic: r.topic,
     blueprint: r.blueprint,
-    endedAt: date(r.ended_at),
+    endedAt: instantOrNull(r.ended_at),
     executionIds: r.execution_ids ?? [],
     generationConfig: r.generation_config as Record<string, unknown> | null,
     metadata: r.metadata as Record<string, unknown> | null,
@@ -56,6 +53,5 @@ export function episodeFromRow(r: EpisodeRow): Episode {
     feedbackScoreCount: Number(r.feedback_score_count),
     overallScore: r.overall_score === null ? null : Number(r.overall_score),
     accepted: r.accepted,
-    updatedAt: date(r.updated_at)!,
-  } as EpisodeEntity);
+  });
 }

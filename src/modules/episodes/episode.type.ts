@@ -1,9 +1,32 @@
 import { GraphQLJSONObject } from 'graphql-scalars';
 import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import type { Instant } from '../../core/instant';
 import { listOf } from '../../core/limits';
 import type { Episode as EpisodeEntity } from './episode.entity';
 import { MAX_EXECUTION_IDS } from './episodes.validate';
 import { aggregateFeedbackScore } from '../shared';
+
+/** What an episode is built from: its entity, or a row read with its times kept as read (`Instant`). */
+export type EpisodeSource = Pick<
+  EpisodeEntity,
+  | 'id'
+  | 'agentId'
+  | 'sessionId'
+  | 'title'
+  | 'task'
+  | 'intent'
+  | 'topic'
+  | 'blueprint'
+  | 'executionIds'
+  | 'canvasActionCount'
+  | 'feedbackCount'
+  | 'feedbackScoreSum'
+  | 'feedbackScoreCount'
+  | 'overallScore'
+  | 'accepted'
+  | 'generationConfig'
+  | 'metadata'
+> & { createdAt: Instant; endedAt: Instant | null };
 
 /**
  * One unit of agent experience. Context lists (`segments`, `outputs`, `facts`, `canvasContext`,
@@ -36,11 +59,11 @@ export class Episode {
   @Field(() => String, { nullable: true, description: 'The blueprint or template the agent followed.' })
   blueprint!: string | null;
 
-  @Field({ description: 'When the episode happened (the caller may give `occurredAt`).' })
-  createdAt!: Date;
+  @Field(() => Date, { description: 'When the episode happened (the caller may give `occurredAt`).' })
+  createdAt!: Instant;
 
   @Field(() => Date, { nullable: true, description: 'When the episode ended, if known.' })
-  endedAt!: Date | null;
+  endedAt!: Instant | null;
 
   @Field(() => [String], {
     complexity: listOf(MAX_EXECUTION_IDS),
@@ -69,7 +92,7 @@ export class Episode {
   @Field(() => GraphQLJSONObject, { nullable: true, description: 'Free-form metadata (JSON object, <= 10 KB).' })
   metadata!: Record<string, unknown> | null;
 
-  static from(e: EpisodeEntity): Episode {
+  static from(e: EpisodeSource): Episode {
     return Object.assign(new Episode(), {
       id: e.id,
       agentId: e.agentId,

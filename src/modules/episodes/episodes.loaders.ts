@@ -7,6 +7,7 @@ import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
 import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
+import { instantOf } from '../../core/instant';
 
 type Limit = { limit: number };
 
@@ -31,7 +32,7 @@ export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Seg
       role: r.role,
       content: r.content,
       tokenEstimate: r.token_estimate,
-      createdAt: new Date(r.created_at),
+      createdAt: instantOf(r.created_at),
     }));
   });
 
@@ -60,7 +61,7 @@ export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Epis
       difficulty: r.difficulty,
       qualityScore: r.quality_score === null ? null : Number(r.quality_score),
       regenerationRound: Number(r.regeneration_round),
-      createdAt: new Date(r.created_at),
+      createdAt: instantOf(r.created_at),
     }));
   });
 

@@ -3,6 +3,7 @@ import type { FeedbackTable } from '../../db/tables';
 import { camelCaseFields } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { Feedback } from './feedback.type';
+import { instantOf } from '../../core/instant';
 
 /** The columns of `feedback` every read returns, unqualified (what an insert returns). */
 export const FEEDBACK_COLUMN_NAMES = [
@@ -71,5 +72,5 @@ export const feedbackFromRow = (r: FeedbackRow): Feedback =>
     meta: r.meta as Record<string, unknown> | null,
     accepted: r.accepted,
     reason: r.reason,
-    createdAt: new Date(r.created_at),
+    createdAt: instantOf(r.created_at),
   });

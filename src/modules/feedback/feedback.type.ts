@@ -4,6 +4,7 @@ import { Episode } from '../episodes';
 import { PageInfo } from '../shared';
 import { FEEDBACK_TYPES, type FeedbackType } from './feedback-score';
 import { chargedByConnection } from '../../core/limits';
+import type { Instant } from '../../core/instant';
 
 export const FeedbackTypeEnum = Object.fromEntries(FEEDBACK_TYPES.map((t) => [t, t])) as { [K in FeedbackType]: K };
 registerEnumType(FeedbackTypeEnum, {
@@ -88,8 +89,8 @@ export class Feedback {
   @Field(() => String, { nullable: true, description: 'Judgements: why.' })
   reason!: string | null;
 
-  @Field({ description: 'When it was given.' })
-  createdAt!: Date;
+  @Field(() => Date, { description: 'When it was given.' })
+  createdAt!: Instant;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'New feedback and its episode with the updated aggregate.' })

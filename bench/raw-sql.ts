@@ -1,7 +1,8 @@
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 import { loadConfig } from '../src/config';
 import { encodeCursor } from '../src/core/cursor';
+import { instantOf, isoText } from '../src/core/instant';
 import { timeSortKey } from '../src/core/keyset';
 import { LIMITS } from '../src/core/limits';
 import { CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, canvasColumns } from '../src/modules/canvas';
@@ -18,8 +19,22 @@ import { pyDumps } from '../src/modules/learning';
 import { layoutCountsStatement, profilesStatement, seriesStatement } from '../src/modules/learning';
 import { aggregateFeedbackScore, moveFeedbackCounters } from '../src/modules/shared';
 
-/** Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's. */
-type Q = (sql: string, params: unknown[]) => Promise<any[]>;
+/**
+ * Runs one statement; the raw server counts them the way the ORM logger counts the GraphQL server's.
+ * With `TIMESTAMPS_AS_TEXT`, its timestamps come as PostgreSQL's text instead of Dates.
+ */
+type Q = (sql: string, params: unknown[], types?: pg.CustomTypesConfig) => Promise<any[]>;
+
+/**
+ * The reads of episodes and their context lists take timestamps as PostgreSQL's text and answer them
+ * through the server's own `instantOf`, as the server's reads keep them as text (no Date built and
+ * written back).
+ */
+const TIMESTAMPTZ = 1184;
+const TIMESTAMPS_AS_TEXT: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: 'text' | 'binary') =>
+    oid === TIMESTAMPTZ ? (text: string) => text : pg.types.getTypeParser(oid, format)) as pg.CustomTypesConfig['getTypeParser'],
+};
 
 type Row = Record<string, any>;
 const groupBy = (rows: Row[], key: string) => {
@@ -35,7 +50,7 @@ const groupBy = (rows: Row[], key: string) => {
 
 /** The aggregate feedback score the server computes from the stored counters. */
 const aggregate = (e: Row) => aggregateFeedbackScore(Number(e.feedback_score_sum), Number(e.feedback_score_count));
-const iso = (v: unknown) => new Date(v as string).toISOString();
+const iso = (v: unknown) => isoText(instantOf(v as Date | string));
 
 /** The columns the server reads for the scenarios' selection of each list (`canvasContext { id canvasType action createdAt }`, `feedbackContext { id feedbackType score createdAt }`). */
 const selecting = (fields: string[]) => (f: string) => fields.includes(f);
@@ -65,16 +80,19 @@ async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
       `SELECT * FROM (SELECT ${CANVAS_READ}${canvasW.select} FROM canvas_audits c
                        WHERE c.org_id = $1 AND c.episode_id = ANY($2::uuid[])) x ${canvasW.where} ORDER BY episode_id, created_at, id`,
       [orgId, ids],
+      TIMESTAMPS_AS_TEXT,
     ),
     q(
       `SELECT * FROM (SELECT ${FEEDBACK_READ}${feedbackW.select} FROM feedback fb
                        WHERE fb.org_id = $1 AND fb.episode_id = ANY($2::uuid[])) x ${feedbackW.where} ORDER BY episode_id, created_at, id`,
       [orgId, ids],
+      TIMESTAMPS_AS_TEXT,
     ),
     q(
       `SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${segmentsW.select}
                        FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[])) s ${segmentsW.where} ORDER BY episode_id, seq`,
       [orgId, ids],
+      TIMESTAMPS_AS_TEXT,
     ),
   ]);
   const c = groupBy(canvas, 'episode_id');
@@ -165,17 +183,17 @@ const names = new Map<string, string>();
  * Runs a statement as a named prepared statement of its connection, as the GraphQL server runs its
  * reads: each text is planned once per connection. (Past 2,000 texts, unnamed, as the server does.)
  */
-export async function namedQuery(pool: pg.Pool, text: string, params: unknown[]): Promise<pg.QueryResult> {
+export async function namedQuery(pool: pg.Pool, text: string, params: unknown[], types?: pg.CustomTypesConfig): Promise<pg.QueryResult> {
   let name = names.get(text);
   if (name === undefined && names.size < 2_000) names.set(text, (name = `raw_${createHash('sha1').update(text).digest('hex')}`));
-  return pool.query(name === undefined ? { text, values: params } : { name, text, values: params });
+  return pool.query(name === undefined ? { text, values: params, types } : { name, text, values: params, types });
 }
 
 /** The same questions as the GraphQL scenarios, answered with hand-written SQL. */
 export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<string, (orgId: string, v: Row) => Promise<unknown>> {
-  const q: Q = async (sql, params) => {
+  const q: Q = async (sql, params, types) => {
     count(1);
-    return (await namedQuery(pool, sql, params)).rows;
+    return (await namedQuery(pool, sql, params, types)).rows;
   };
   const handlers: Record<string, (orgId: string, v: Row) => Promise<unknown>> = {
     viewer: (orgId, v) =>
@@ -185,6 +203,7 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       const eps = await q(
         `SELECT ${EPISODE_COLUMNS.join(', ')}, ${timeSortKey('e.created_at')} AS sort_key FROM episodes e WHERE e.org_id = $1 ORDER BY e.created_at DESC, e.id DESC LIMIT $2`,
         [orgId, first + 1],
+        TIMESTAMPS_AS_TEXT,
       );
       const page = eps.slice(0, first);
       const nodes = await withContext(q, orgId, page);
@@ -192,7 +211,11 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
       return { edges, pageInfo: { hasNextPage: eps.length > first, endCursor: edges.at(-1)?.cursor ?? null } };
     },
     episode: async (orgId, v) => {
-      const eps = await q(`SELECT ${EPISODE_COLUMNS.join(', ')} FROM episodes e WHERE e.org_id = $1 AND e.id = $2`, [orgId, v.id]);
+      const eps = await q(
+        `SELECT ${EPISODE_COLUMNS.join(', ')} FROM episodes e WHERE e.org_id = $1 AND e.id = $2`,
+        [orgId, v.id],
+        TIMESTAMPS_AS_TEXT,
+      );
       return (await withContext(q, orgId, eps))[0] ?? null;
     },
     'feedback-spread': (orgId, v) => submitFeedback(q, orgId, v.input),

@@ -26,9 +26,9 @@ import { aggregateFeedbackScore, moveFeedbackCounters } from '../src/modules/sha
 type Q = (sql: string, params: unknown[], types?: pg.CustomTypesConfig) => Promise<any[]>;
 
 /**
- * The reads of episodes and their context lists take timestamps as PostgreSQL's text and answer them
- * through the server's own `instantOf`, as the server's reads keep them as text (no Date built and
- * written back).
+ * The reads of episodes and their context lists take timestamps as PostgreSQL's text, as the
+ * server's driver takes every timestamp, and answer them through the server's own `instantOf` (no
+ * Date built and written back), as the server does.
  */
 const TIMESTAMPTZ = 1184;
 const TIMESTAMPS_AS_TEXT: pg.CustomTypesConfig = {

@@ -36,7 +36,7 @@ describe('instants read as text', () => {
       expect(isIsoTime(kept as string)).toBe(true);
     }
     expect(instantOf('2026-03-04T05:06:07.999999+00:00')).toBe('2026-03-04T05:06:07.999Z');
-    // a column's own text form, as a plain read returns it when asked for text
+    // a column's own text form, as the driver returns a plain read's timestamps
     for (const text of cases) expect(instantOf(text.replace('T', ' ').replace('+00:00', '+00'))).toBe(new Date(text).toISOString());
   });
 
@@ -122,7 +122,7 @@ const expected = {
 };
 
 describe('timestamps in answers', () => {
-  it('are the same whether the rows came as text (a page, an episode read ahead) or as Dates (a list read alone)', async () => {
+  it("are the same whether the rows came inside JSON (a page, an episode read ahead) or as a column's own text (a list read alone)", async () => {
     const want = { ...expected, id: episodeId };
     const page = await gql(s.url, `{ episodes(first: 5) { edges { node { ${FIELDS} } } } }`, {}, a.token);
     expect(page.errors).toBeUndefined();
@@ -132,7 +132,7 @@ describe('timestamps in answers', () => {
     const ahead = await gql(s.url, one, { id: episodeId }, a.token);
     expect(ahead.errors).toBeUndefined();
     expect(ahead.data).toEqual({ episode: want });
-    // one list under a directive waits for its episode and is read alone, as rows of Dates
+    // one list under a directive waits for its episode and is read alone: its timestamps are the column's text
     for (const [list, fields] of [
       ['segments', 'seq createdAt'],
       ['canvasContext', 'createdAt'],

@@ -5,11 +5,12 @@
 export type IsoTime = string & { readonly __isoTime: unique symbol };
 
 /**
- * A point in time as a read returns it: a `Date`, or the ISO text of one when the database handed
- * it over as text (rows read inside JSON). Turning PostgreSQL's text into a `Date` and the `Date`
- * back into text for the answer costs about two microseconds per value; a 20-episode page carries a
- * few hundred of them, so reads keep the text and only code that computes with the time asks for a
- * `Date` (`toDate`).
+ * A point in time as a read returns it: the ISO text of one when the database handed it over as
+ * text (the driver reads every timestamp column as PostgreSQL's text, and rows read inside JSON
+ * carry it too), or a `Date` (an entity's, or text in a form not read here). Turning PostgreSQL's
+ * text into a `Date` and the `Date` back into text for the answer costs about two microseconds per
+ * value, and a 20-episode page carries a few hundred; reads keep the text, and only code that
+ * computes with the time asks for a `Date` (`toDate`).
  */
 export type Instant = Date | IsoTime;
 

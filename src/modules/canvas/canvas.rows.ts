@@ -31,16 +31,18 @@ export const canvasColumns = (key: string) => key.split(',').map((c) => `c.${c}`
 export type CanvasRow = Pick<Selectable<CanvasAuditsTable>, Unqualified<(typeof CANVAS_COLUMNS)[number]>>;
 
 /** A row read whole, or in part (a field whose column was not read is left without its value, and nothing reads it). */
-export const canvasFromRow = (r: CanvasRow): CanvasAudit =>
-  Object.assign(new CanvasAudit(), {
-    id: r.id,
-    agentId: r.agent_id,
-    sessionId: r.session_id,
-    episodeId: r.episode_id,
-    canvasId: r.canvas_id,
-    canvasType: r.canvas_type,
-    componentType: r.component_type,
-    action: r.action as CanvasAction,
-    metadata: r.metadata as Record<string, unknown> | null,
-    createdAt: instantOf(r.created_at),
-  });
+export function canvasFromRow(r: CanvasRow): CanvasAudit {
+  // one object per row, its fields stored one by one (a copy from an object literal costs about ten times more)
+  const c = new CanvasAudit();
+  c.id = r.id;
+  c.agentId = r.agent_id;
+  c.sessionId = r.session_id;
+  c.episodeId = r.episode_id;
+  c.canvasId = r.canvas_id;
+  c.canvasType = r.canvas_type;
+  c.componentType = r.component_type;
+  c.action = r.action as CanvasAction;
+  c.metadata = r.metadata as Record<string, unknown> | null;
+  c.createdAt = instantOf(r.created_at);
+  return c;
+}

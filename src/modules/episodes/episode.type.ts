@@ -93,25 +93,26 @@ export class Episode {
   metadata!: Record<string, unknown> | null;
 
   static from(e: EpisodeSource): Episode {
-    return Object.assign(new Episode(), {
-      id: e.id,
-      agentId: e.agentId,
-      sessionId: e.sessionId,
-      title: e.title,
-      task: e.task,
-      intent: e.intent,
-      topic: e.topic,
-      blueprint: e.blueprint,
-      createdAt: e.createdAt,
-      endedAt: e.endedAt,
-      executionIds: e.executionIds ?? [],
-      canvasActionCount: e.canvasActionCount,
-      feedbackCount: e.feedbackCount,
-      aggregateFeedbackScore: aggregateFeedbackScore(e.feedbackScoreSum, e.feedbackScoreCount),
-      overallScore: e.overallScore,
-      accepted: e.accepted,
-      generationConfig: e.generationConfig,
-      metadata: e.metadata,
-    });
+    // its fields stored one by one (a copy from an object literal costs about ten times more; a page builds 20)
+    const ep = new Episode();
+    ep.id = e.id;
+    ep.agentId = e.agentId;
+    ep.sessionId = e.sessionId;
+    ep.title = e.title;
+    ep.task = e.task;
+    ep.intent = e.intent;
+    ep.topic = e.topic;
+    ep.blueprint = e.blueprint;
+    ep.createdAt = e.createdAt;
+    ep.endedAt = e.endedAt;
+    ep.executionIds = e.executionIds ?? [];
+    ep.canvasActionCount = e.canvasActionCount;
+    ep.feedbackCount = e.feedbackCount;
+    ep.aggregateFeedbackScore = aggregateFeedbackScore(e.feedbackScoreSum, e.feedbackScoreCount);
+    ep.overallScore = e.overallScore;
+    ep.accepted = e.accepted;
+    ep.generationConfig = e.generationConfig;
+    ep.metadata = e.metadata;
+    return ep;
   }
 }

@@ -49,28 +49,30 @@ export const feedbackColumns = (key: string) => key.split(',').map((c) => `fb.${
 export type FeedbackRow = Pick<Selectable<FeedbackTable>, Names[number]>;
 
 /** A row read whole, or in part (a field whose column was not read is left without its value, and nothing reads it). */
-export const feedbackFromRow = (r: FeedbackRow): Feedback =>
-  Object.assign(new Feedback(), {
-    id: r.id,
-    episodeId: r.episode_id,
-    agentId: r.agent_id,
-    sessionId: r.session_id,
-    executionId: r.execution_id,
-    actorId: r.actor_id,
-    actorUserId: r.actor_user_id,
-    feedbackType: r.feedback_type as FeedbackType,
-    rating: r.rating,
-    score: r.score === null ? null : Number(r.score),
-    corrections: r.corrections,
-    eventType: r.event_type,
-    entityType: r.entity_type,
-    entityId: r.entity_id,
-    documentId: r.document_id,
-    layoutFingerprint: r.layout_fingerprint,
-    before: r.before as Record<string, unknown> | null,
-    after: r.after as Record<string, unknown> | null,
-    meta: r.meta as Record<string, unknown> | null,
-    accepted: r.accepted,
-    reason: r.reason,
-    createdAt: instantOf(r.created_at),
-  });
+export function feedbackFromRow(r: FeedbackRow): Feedback {
+  // one object per row, its fields stored one by one (a copy from an object literal costs about ten times more)
+  const f = new Feedback();
+  f.id = r.id;
+  f.episodeId = r.episode_id;
+  f.agentId = r.agent_id;
+  f.sessionId = r.session_id;
+  f.executionId = r.execution_id;
+  f.actorId = r.actor_id;
+  f.actorUserId = r.actor_user_id;
+  f.feedbackType = r.feedback_type as FeedbackType;
+  f.rating = r.rating;
+  f.score = r.score === null ? null : Number(r.score);
+  f.corrections = r.corrections;
+  f.eventType = r.event_type;
+  f.entityType = r.entity_type;
+  f.entityId = r.entity_id;
+  f.documentId = r.document_id;
+  f.layoutFingerprint = r.layout_fingerprint;
+  f.before = r.before as Record<string, unknown> | null;
+  f.after = r.after as Record<string, unknown> | null;
+  f.meta = r.meta as Record<string, unknown> | null;
+  f.accepted = r.accepted;
+  f.reason = r.reason;
+  f.createdAt = instantOf(r.created_at);
+  return f;
+}

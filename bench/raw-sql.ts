@@ -6,7 +6,7 @@ import { instantOf, isoText } from '../src/core/instant';
 import { timeSortKey } from '../src/core/keyset';
 import { LIMITS } from '../src/core/limits';
 import { CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, canvasColumns } from '../src/modules/canvas';
-import { EPISODE_COLUMNS } from '../src/modules/episodes';
+import { EPISODE_COLUMNS, SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS } from '../src/modules/episodes';
 import { feedbackScore } from '../src/modules/feedback';
 import { FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, feedbackColumns } from '../src/modules/feedback';
 import type { CandidateRow } from '../src/modules/memory';
@@ -52,7 +52,10 @@ const groupBy = (rows: Row[], key: string) => {
 const aggregate = (e: Row) => aggregateFeedbackScore(Number(e.feedback_score_sum), Number(e.feedback_score_count));
 const iso = (v: unknown) => isoText(instantOf(v as Date | string));
 
-/** The columns the server reads for the scenarios' selection of each list (`canvasContext { id canvasType action createdAt }`, `feedbackContext { id feedbackType score createdAt }`). */
+/**
+ * The columns the server reads for the scenarios' selection of each list (`canvasContext { id canvasType action createdAt }`,
+ * `feedbackContext { id feedbackType score createdAt }`, `segments { id seq role content tokenEstimate }`).
+ */
 const selecting = (fields: string[]) => (f: string) => fields.includes(f);
 const CANVAS_READ = canvasColumns(
   columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, selecting(['id', 'canvasType', 'action', 'createdAt'])),
@@ -60,6 +63,11 @@ const CANVAS_READ = canvasColumns(
 const FEEDBACK_READ = feedbackColumns(
   columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selecting(['id', 'feedbackType', 'score', 'createdAt'])),
 ).join(', ');
+const SEGMENTS_READ = columnsOf(
+  SEGMENT_FIELD_COLUMNS,
+  SEGMENT_LIST_ALWAYS,
+  selecting(['id', 'seq', 'role', 'content', 'tokenEstimate']),
+).replace(/,/g, ', ');
 
 /**
  * The context lists of some episodes, reading the columns and the newest-100 windows the server's
@@ -89,7 +97,7 @@ async function withContext(q: Q, orgId: string, eps: Row[]): Promise<Row[]> {
       TIMESTAMPS_AS_TEXT,
     ),
     q(
-      `SELECT * FROM (SELECT id, episode_id, seq, role, content, token_estimate, created_at${segmentsW.select}
+      `SELECT * FROM (SELECT ${SEGMENTS_READ}${segmentsW.select}
                        FROM episode_segments WHERE org_id = $1 AND episode_id = ANY($2::uuid[])) s ${segmentsW.where} ORDER BY episode_id, seq`,
       [orgId, ids],
       TIMESTAMPS_AS_TEXT,

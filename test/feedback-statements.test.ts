@@ -3,12 +3,13 @@ import type { GraphQLObjectType } from 'graphql';
 import { buildAppSchema } from '../src/graphql/build-schema';
 import { CANVAS_COLUMNS, CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS } from '../src/modules/canvas/canvas.rows';
 import { FEEDBACK_COLUMNS, FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS } from '../src/modules/feedback/feedback.rows';
+import { SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS } from '../src/modules/episodes';
 import { columnsOf } from '../src/modules/shared';
 import { episodeRankingStatement } from '../src/modules/feedback/recall-episodes.sql';
 
 const selecting = (fields: string[]) => (f: string) => fields.includes(f);
 
-describe('feedback and canvas statements', () => {
+describe('feedback, canvas and segment statements', () => {
   it('read only the columns of the selected fields, and always the id, the episode and the order', () => {
     expect(columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selecting(['score', 'before']))).toBe(
       'id,episode_id,score,before,created_at',
@@ -17,17 +18,20 @@ describe('feedback and canvas statements', () => {
     expect(columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, selecting(['metadata', '__typename']))).toBe(
       'id,episode_id,metadata,created_at',
     );
+    expect(columnsOf(SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS, selecting(['content']))).toBe('id,episode_id,seq,content');
     // every field selected reads every column, in the table's order
     const all = (t: Record<string, string>) => columnsOf(t, [], () => true).split(',');
     expect(all(FEEDBACK_FIELD_COLUMNS)).toEqual(FEEDBACK_COLUMNS.map((c) => c.slice('fb.'.length)));
     expect(all(CANVAS_FIELD_COLUMNS)).toEqual(CANVAS_COLUMNS.map((c) => c.slice('c.'.length)));
+    expect(all(SEGMENT_FIELD_COLUMNS)).toEqual(['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at']);
   });
 
-  it('know the column of every field of Feedback and CanvasAudit (a field without one would answer nothing)', () => {
+  it('know the column of every field of Feedback, CanvasAudit and Segment (a field without one would answer nothing)', () => {
     const schema = buildAppSchema();
     const fields = (name: string) => Object.keys((schema.getType(name) as GraphQLObjectType).getFields()).sort();
     expect(fields('Feedback')).toEqual(Object.keys(FEEDBACK_FIELD_COLUMNS).sort());
     expect(fields('CanvasAudit')).toEqual(Object.keys(CANVAS_FIELD_COLUMNS).sort());
+    expect(fields('Segment')).toEqual(Object.keys(SEGMENT_FIELD_COLUMNS).sort());
   });
 
   it('bind the query vector, the weights and the limit of the episode ranking instead of writing them', () => {

@@ -83,32 +83,36 @@ describe('context lists read together', () => {
   });
 
   it('reads only the columns a list selects, and answers them as a read of every column does', async () => {
-    const full = await gqlOk<Page, unknown>(s.url, page([LISTS.canvasContext, LISTS.feedbackContext]), {}, org.token);
+    const full = await gqlOk<Page, unknown>(s.url, page([LISTS.canvasContext, LISTS.feedbackContext, LISTS.segments]), {}, org.token);
     s.sql.reset();
-    const few = await gqlOk<Page, unknown>(
-      s.url,
-      page(['canvasContext(limit: 5) { action }', 'feedbackContext(limit: 5) { score reason }']),
-      {},
-      org.token,
-    );
-    expect(s.sql.statements[1]).not.toMatch(/metadata|agent_id|actor_id|feedback_type|canvas_type/);
+    const FEW = ['canvasContext(limit: 5) { action }', 'feedbackContext(limit: 5) { score reason }', 'segments(limit: 3) { seq }'];
+    const few = await gqlOk<Page, unknown>(s.url, page(FEW), {}, org.token);
+    expect(s.sql.statements[1]).not.toMatch(/metadata|agent_id|actor_id|feedback_type|canvas_type|content|role|token_estimate/);
+    expect(s.sql.statements[1]).toMatch(/episode_segments/);
     const pick = (p: Page, list: string, fields: string[]) =>
       p.episodes.edges.map((e) => (e.node[list] as Record<string, unknown>[]).map((x) => Object.fromEntries(fields.map((f) => [f, x[f]]))));
     expect(pick(few, 'canvasContext', ['action'])).toEqual(pick(full, 'canvasContext', ['action']));
     expect(pick(few, 'feedbackContext', ['score', 'reason'])).toEqual(pick(full, 'feedbackContext', ['score', 'reason']));
     expect(pick(few, 'feedbackContext', ['score', 'reason']).flat()).toHaveLength(60);
+    expect(pick(few, 'segments', ['seq'])).toEqual(pick(full, 'segments', ['seq']));
+    expect(pick(few, 'segments', ['seq']).flat().length).toBeGreaterThan(0);
     // the same over WebSocket, and for one episode read ahead of its lists; another organization's token sees none of it
-    const one = `query ($id: ID!) { episode(id: $id) { canvasContext(limit: 5) { action } feedbackContext(limit: 5) { score reason } } }`;
+    const one = `query ($id: ID!) { episode(id: $id) { ${FEW.join(' ')} } }`;
     const id = few.episodes.edges[3].node.id as string;
     for (const [token, expected] of [
-      [org.token, { canvasContext: few.episodes.edges[3].node.canvasContext, feedbackContext: few.episodes.edges[3].node.feedbackContext }],
+      [
+        org.token,
+        {
+          canvasContext: few.episodes.edges[3].node.canvasContext,
+          feedbackContext: few.episodes.edges[3].node.feedbackContext,
+          segments: few.episodes.edges[3].node.segments,
+        },
+      ],
       [other.token, null],
     ] as const) {
       const client = wsClient(s.wsUrl, token);
       try {
-        expect(
-          await wsOnce(client, page(['canvasContext(limit: 5) { action }', 'feedbackContext(limit: 5) { score reason }']), {}),
-        ).toEqual({
+        expect(await wsOnce(client, page(FEW), {})).toEqual({
           data: token === org.token ? few : expect.anything(),
         });
         expect(await wsOnce(client, one, { id })).toEqual({ data: { episode: expected } });

@@ -1,13 +1,18 @@
-import { Arg, Ctx, FieldResolver, Int, Resolver, Root } from 'type-graphql';
+import type { GraphQLResolveInfo } from 'graphql';
+import { Arg, Ctx, FieldResolver, Info, Int, Resolver, Root } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { Fact } from '../facts';
-import { prefetchField, SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
+import { columnsOf, prefetchField, selectedColumns, SUB_LIST_LIMIT_DESCRIPTION, subListCost, subListLimit } from '../shared';
 import { EpisodeOutput, Segment } from './episode-parts.type';
 import { Episode } from './episode.type';
-import { factsByEpisode, outputsByEpisode, segmentsByEpisode } from './episodes.loaders';
+import { factsByEpisode, outputsByEpisode, SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS, segmentsByEpisode } from './episodes.loaders';
 
 const limitOf = (args: Record<string, unknown>) => ({ limit: subListLimit(args.limit as number | null | undefined) });
-prefetchField('Episode', 'segments', (ctx, args, _selects, id) => ctx.loaders.getFor(segmentsByEpisode, limitOf(args)).load(id));
+prefetchField('Episode', 'segments', (ctx, args, selects, id) =>
+  ctx.loaders
+    .getFor(segmentsByEpisode, { ...limitOf(args), columns: columnsOf(SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS, selects) })
+    .load(id),
+);
 prefetchField('Episode', 'outputs', (ctx, args, _selects, id) => ctx.loaders.getFor(outputsByEpisode, limitOf(args)).load(id));
 prefetchField('Episode', 'facts', (ctx, args, _selects, id) => ctx.loaders.getFor(factsByEpisode, limitOf(args)).load(id));
 
@@ -18,9 +23,11 @@ export class EpisodeContextResolver {
   segments(
     @Root() ep: Episode,
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
     @Arg('limit', () => Int, { nullable: true, description: SUB_LIST_LIMIT_DESCRIPTION }) limit?: number,
   ): Promise<Segment[]> {
-    return ctx.loaders.getFor(segmentsByEpisode, limitOf({ limit })).load(ep.id);
+    const columns = selectedColumns(info, SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS);
+    return ctx.loaders.getFor(segmentsByEpisode, { ...limitOf({ limit }), columns }).load(ep.id);
   }
 
   @FieldResolver(() => [EpisodeOutput], { complexity: subListCost, description: 'What the episode produced, oldest first.' })

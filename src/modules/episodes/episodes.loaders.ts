@@ -5,26 +5,45 @@ import type { EpisodeFactsTable } from '../../db/tables';
 import { prepared, rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
-import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
+import { camelCaseFields, episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 import { instantOf } from '../../core/instant';
 
 type Limit = { limit: number };
 
-const segmentsStatement = prepared((v: { orgId: string; episodes: string | readonly string[]; limit: number }, shape: { one: boolean }) => {
-  const ranked = sql
-    .selectFrom('episode_segments')
-    .select(['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at', rankInEpisode('seq DESC').as('rn')])
-    .where('org_id', '=', v.orgId)
-    .where('episode_id', '=', ofEpisodes(v.episodes, shape.one));
-  return sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', v.limit).orderBy('s.episode_id').orderBy('s.seq');
-});
+/** The columns of `episode_segments` a segment is read from, in the table's order. */
+const SEGMENT_COLUMN_NAMES = ['id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at'] as const;
+type SegmentColumn = (typeof SEGMENT_COLUMN_NAMES)[number];
 
-/** The newest `limit` segments per episode, by seq. One statement per request. */
-export const segmentsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Segment[]>> = (em, orgId, { limit }) =>
+/** The column each field of `Segment` is read from: every field is its column in camel case. */
+export const SEGMENT_FIELD_COLUMNS = camelCaseFields(SEGMENT_COLUMN_NAMES);
+
+/** What every read of an episode's segments needs whatever is selected: the id, the episode, the order. */
+export const SEGMENT_LIST_ALWAYS = ['id', 'episode_id', 'seq'] as const;
+
+export interface SegmentsArgs extends Limit {
+  /** the columns to read (`columnsOf` the selected fields) */
+  columns: string;
+}
+
+const segmentsStatement = prepared(
+  (v: { orgId: string; episodes: string | readonly string[]; limit: number }, shape: { one: boolean; columns: string }) => {
+    const ranked = sql
+      .selectFrom('episode_segments')
+      .select(shape.columns.split(',') as SegmentColumn[])
+      .select(rankInEpisode('seq DESC').as('rn'))
+      .where('org_id', '=', v.orgId)
+      .where('episode_id', '=', ofEpisodes(v.episodes, shape.one));
+    return sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', v.limit).orderBy('s.episode_id').orderBy('s.seq');
+  },
+);
+
+/** The newest `limit` segments per episode, by seq, with the columns of the selected fields. One statement per request. */
+export const segmentsByEpisode: KeyedLoaderFactory<SegmentsArgs, DataLoader<string, Segment[]>> = (em, orgId, { limit, columns }) =>
   new DataLoader(async (ids) => {
     const { one, episodes } = episodeBatch(ids);
-    const found = await segmentsStatement.rows(em, { one }, { orgId, episodes, limit });
+    const found = await segmentsStatement.rows(em, { one, columns }, { orgId, episodes, limit });
+    // a field whose column was not read is left without its value, and nothing reads it
     return groupByEpisode(ids, found, (r): Segment => ({
       id: r.id,
       episodeId: r.episode_id,

@@ -13,4 +13,5 @@ export { oldestEmbeddedDimension } from './episode-dimension';
 export { EPISODE_COLUMNS, type EpisodeRow, episodeFromRow } from './episode.rows';
 export { Episode } from './episode.type';
 export { getEpisode } from './episodes.query';
+export { SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS } from './episodes.loaders';
 export { lockEpisode } from './episodes.service';

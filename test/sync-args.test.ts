@@ -7,7 +7,8 @@ import { resolverBeforeGuard } from '../src/graphql/response-size';
 describe('arguments of resolvers', () => {
   it('reach a resolver in the same turn when nothing validates them: no promise is made for them', () => {
     const schema = buildAppSchema();
-    const segments = resolverBeforeGuard((schema.getType('Episode') as GraphQLObjectType).getFields().segments.resolve)!;
+    // a resolver whose only argument is a limit (nothing validates it) and that reads nothing of `info`
+    const outputs = resolverBeforeGuard((schema.getType('Episode') as GraphQLObjectType).getFields().outputs.resolve)!;
     const answer = ['the loader answer'];
     const limits: unknown[] = [];
     const context = {
@@ -19,7 +20,7 @@ describe('arguments of resolvers', () => {
       },
     };
     // the resolver's own value comes back as it is, not wrapped in a promise
-    const value = segments({ id: 'e1' }, { limit: 3 }, context, {} as GraphQLResolveInfo);
+    const value = outputs({ id: 'e1' }, { limit: 3 }, context, {} as GraphQLResolveInfo);
     expect(value).toBe(answer);
     expect(limits).toEqual([3]);
   });

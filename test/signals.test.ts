@@ -310,9 +310,11 @@ describe('submitSignals: org isolation and statement count', () => {
     expect(r.errors?.[0].message).not.toContain(ids[0]);
     expect(await usefulness(ids[0])).toBe(0.5);
 
+    // besides authentication: the key cache keeps a key for seconds, so either request may be the one
+    // that looks the key up again
     s.sql.reset();
     await signal(a.token, [{ factId: ids[0], signalType: 'USED', query: 'count' }]);
-    const one = s.sql.count;
+    const one = s.sql.besidesAuth;
     s.sql.reset();
     await signal(
       a.token,
@@ -321,6 +323,6 @@ describe('submitSignals: org isolation and statement count', () => {
         { factId, signalType: 'IGNORED' as const, query: 'other' },
       ]),
     );
-    expect(s.sql.count).toBe(one);
+    expect(s.sql.besidesAuth).toBe(one);
   });
 });

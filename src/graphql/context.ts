@@ -27,8 +27,9 @@ type AuthRefusal = keyof typeof AUTH_REFUSALS;
 const unauthenticatedError = (message: string, reason?: AuthRefusal) =>
   new GraphQLError(message, { extensions: { code: 'UNAUTHENTICATED', http: { status: 401 }, ...(reason ? { reason } : {}) } });
 
-// one long-lived fork per ORM for plain reads that never touch an identity map (authentication):
-// no fork per request, and no request-context lookup as on the global EntityManager
+// one long-lived fork per ORM for plain SQL reads that never touch an identity map (authentication,
+// the loaders, read-only lists): no fork per request, and no request-context lookup as on the global
+// EntityManager. Every statement read through it names its organization itself.
 const readers = new WeakMap<object, EntityManager>();
 const readerOf = (services: Services): EntityManager => {
   let em = readers.get(services.orm);
@@ -67,6 +68,7 @@ export async function viewerFor(services: Services, authorization: unknown): Pro
 /**
  * The context of one operation: its own EntityManager fork, loaders and child logger, each made on
  * first use (an operation that reads nothing from the database, such as `viewer`, forks nothing).
+ * Loaders and plain reads go through the shared reader, so a read-only operation forks nothing either.
  * They are fields of the prototype, so Apollo Server's copy of the context per operation stays lazy.
  */
 class OperationContext implements Context {
@@ -87,8 +89,12 @@ class OperationContext implements Context {
     return (this.forked ??= this.services.orm.em.fork());
   }
 
+  get reader(): EntityManager {
+    return readerOf(this.services);
+  }
+
   get loaders(): Loaders {
-    return (this.made ??= new Loaders(this.em, this.orgId));
+    return (this.made ??= new Loaders(this.reader, this.orgId));
   }
 
   get log(): Context['log'] {

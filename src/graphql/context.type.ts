@@ -10,6 +10,12 @@ export interface Context {
   viewer: Viewer;
   orgId: string;
   em: EntityManager;
+  /**
+   * A shared EntityManager for plain SQL reads that never use an identity map (no `find`, no
+   * `persist`): the loaders read through it, and so may read-only queries; it is never in a
+   * transaction, and every statement read through it is scoped to the organization by its own text.
+   */
+  reader: EntityManager;
   loaders: Loaders;
   log: Logger;
   services: Services;

@@ -43,7 +43,7 @@ export class EpisodesResolver {
     @Arg('first', () => Int, { defaultValue: 20, description: 'Page size, 1..100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: '`endCursor` of the previous page.' }) after?: string,
   ): Promise<EpisodeConnection> {
-    return listEpisodes(ctx.em, ctx.orgId, filter, first, after);
+    return listEpisodes(ctx.reader, ctx.orgId, filter, first, after);
   }
 
   @Mutation(() => Episode, {

@@ -5,10 +5,10 @@ import { SERVER_NODE_FLAGS } from '../bench/children';
 import { projectRoot } from '../src/db/paths';
 
 describe('benchmark servers', () => {
-  it('run with the Node.js flags of npm start (its 64 MB young generation), read from the start script', () => {
+  it('run with the Node.js flags of npm start (its 32 MB young generation), read from the start script', () => {
     const start = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts
       .start;
-    expect(start).toContain('node --max-semi-space-size=64 dist/src/main.js');
-    expect(SERVER_NODE_FLAGS).toEqual(['--max-semi-space-size=64']);
+    expect(start).toContain('node --max-semi-space-size=32 dist/src/main.js');
+    expect(SERVER_NODE_FLAGS).toEqual(['--max-semi-space-size=32']);
   });
 });

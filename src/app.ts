@@ -11,6 +11,7 @@ import { entities } from './modules';
 import { FactIndex } from './modules/facts';
 import { CandidateCache } from './modules/memory';
 import { ensureFirstOrganization, type FirstStart, KeyCache } from './modules/orgs';
+import { writeDefaultQuotas } from './modules/usage';
 
 export interface Database {
   orm: MikroORM;
@@ -72,6 +73,8 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
   const db = await openDatabase(config, log, { migrate: config.migrateOnStart, onQuery: opts.onQuery });
   const bus = createEventBus(config.redisUrl);
   try {
+    // the storage quota triggers read the configured defaults from the database
+    await writeDefaultQuotas(db.orm.em.fork(), config.quotas);
     const firstStart = await ensureFirstOrganization(db.orm.em.fork(), {
       orgName: config.initOrgName,
       adminToken: config.initAdminToken,

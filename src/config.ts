@@ -8,6 +8,8 @@ export interface Budget {
   pointsPerSecond: number;
   /** requests executing at once on one instance; more wait in line */
   concurrent: number;
+  /** request bytes per second: HTTP bodies and WebSocket operation messages */
+  bytesPerSecond: number;
 }
 
 /** Budgets over time: per API key by its role, and per organization for all its keys together. */
@@ -20,18 +22,28 @@ export interface BudgetSettings {
   windowSeconds: number;
 }
 
+const MIB = 1024 * 1024;
+
 export const DEFAULT_BUDGETS: BudgetSettings = {
   roles: {
-    ADMIN: { requestsPerSecond: 100, pointsPerSecond: 200_000, concurrent: 4 },
-    INTEGRATOR: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4 },
-    OPERATOR: { requestsPerSecond: 100, pointsPerSecond: 80_000, concurrent: 2 },
-    AGENT: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4 },
-    VIEWER: { requestsPerSecond: 50, pointsPerSecond: 80_000, concurrent: 2 },
+    ADMIN: { requestsPerSecond: 100, pointsPerSecond: 200_000, concurrent: 4, bytesPerSecond: MIB },
+    INTEGRATOR: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4, bytesPerSecond: 2 * MIB },
+    OPERATOR: { requestsPerSecond: 100, pointsPerSecond: 80_000, concurrent: 2, bytesPerSecond: MIB / 4 },
+    AGENT: { requestsPerSecond: 200, pointsPerSecond: 200_000, concurrent: 4, bytesPerSecond: MIB },
+    VIEWER: { requestsPerSecond: 50, pointsPerSecond: 80_000, concurrent: 2, bytesPerSecond: MIB / 4 },
   },
-  org: { requestsPerSecond: 500, pointsPerSecond: 400_000, concurrent: 8 },
+  org: { requestsPerSecond: 500, pointsPerSecond: 400_000, concurrent: 8, bytesPerSecond: 4 * MIB },
   queue: 100,
   windowSeconds: 1,
 };
+
+/** What each organization may store: rows and bytes of episodes, segments and facts together. */
+export interface Quotas {
+  rows: number;
+  bytes: number;
+}
+
+export const DEFAULT_QUOTAS: Quotas = { rows: 50_000_000, bytes: 10 * 1024 * MIB };
 
 /** Every setting of the service, read from the environment in this one place. */
 export interface Config {
@@ -69,6 +81,8 @@ export interface Config {
   /** bytes of string and JSON values one response may carry before it is refused */
   maxResponseBytes: number;
   budgets: BudgetSettings;
+  /** storage quotas per organization (QUOTA_ROWS, QUOTA_BYTES), enforced by the database */
+  quotas: Quotas;
   /** WebSockets open at once per API key, and operations (subscriptions, queries in flight) open at once per key over all its sockets; per instance */
   wsSocketsPerKey: number;
   wsSubscriptionsPerKey: number;
@@ -135,16 +149,16 @@ function url(env: Env, name: string, protocols: string[]): string | null {
   return v;
 }
 
-/** `requests/s,points/s,concurrent`, e.g. `200,50000,4` */
+/** `requests/s,points/s,concurrent[,bytes/s]`, e.g. `200,50000,4` or `200,50000,4,1048576` (bytes/s omitted: the default's) */
 function budget(env: Env, name: string, def: Budget): Budget {
   const v = str(env, name);
   if (v === null) return def;
   const parts = v.split(',').map((p) => p.trim());
-  if (parts.length !== 3 || !parts.every((p) => /^[1-9]\d{0,9}$/.test(p))) {
-    throw new ConfigError(name, `expected three positive integers "requests/s,points/s,concurrent", got "${v}"`);
+  if ((parts.length !== 3 && parts.length !== 4) || !parts.every((p) => /^[1-9]\d{0,14}$/.test(p))) {
+    throw new ConfigError(name, `expected three or four positive integers "requests/s,points/s,concurrent[,bytes/s]", got "${v}"`);
   }
-  const [requestsPerSecond, pointsPerSecond, concurrent] = parts.map(Number);
-  return { requestsPerSecond, pointsPerSecond, concurrent };
+  const [requestsPerSecond, pointsPerSecond, concurrent, bytesPerSecond = def.bytesPerSecond] = parts.map(Number);
+  return { requestsPerSecond, pointsPerSecond, concurrent, bytesPerSecond };
 }
 
 function budgets(env: Env): BudgetSettings {
@@ -212,6 +226,10 @@ export function loadConfig(env: Env = process.env): Config {
     recallIndexMaxMb: int(env, 'RECALL_INDEX_MAX_MB', 1024, 0, 1_048_576),
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     budgets: budgets(env),
+    quotas: {
+      rows: int(env, 'QUOTA_ROWS', DEFAULT_QUOTAS.rows, 0, Number.MAX_SAFE_INTEGER),
+      bytes: int(env, 'QUOTA_BYTES', DEFAULT_QUOTAS.bytes, 0, Number.MAX_SAFE_INTEGER),
+    },
     wsSocketsPerKey: int(env, 'WS_SOCKETS_PER_KEY', 100, 1, 1_000_000),
     wsSubscriptionsPerKey: int(env, 'WS_SUBSCRIPTIONS_PER_KEY', 500, 1, 10_000_000),
     metricsToken,

@@ -217,8 +217,11 @@ describe('budget settings', () => {
   it('reads BUDGET_<ROLE> and BUDGET_ORG as requests/s,points/s,concurrent and refuses anything else naming the variable', () => {
     const c = loadConfig({ BUDGET_AGENT: '7, 800,3', BUDGET_ORG: '9,900,4', BUDGET_QUEUE: '5', BUDGET_WINDOW_SECONDS: '2' });
     expect(c.budgets).toEqual({
-      roles: { ...DEFAULT_BUDGETS.roles, AGENT: { requestsPerSecond: 7, pointsPerSecond: 800, concurrent: 3 } },
-      org: { requestsPerSecond: 9, pointsPerSecond: 900, concurrent: 4 },
+      roles: {
+        ...DEFAULT_BUDGETS.roles,
+        AGENT: { requestsPerSecond: 7, pointsPerSecond: 800, concurrent: 3, bytesPerSecond: DEFAULT_BUDGETS.roles.AGENT.bytesPerSecond },
+      },
+      org: { requestsPerSecond: 9, pointsPerSecond: 900, concurrent: 4, bytesPerSecond: DEFAULT_BUDGETS.org.bytesPerSecond },
       queue: 5,
       windowSeconds: 2,
     });
@@ -290,7 +293,7 @@ describe('budgets when Redis does not answer', () => {
     // 30 requests and 3,000 points per 30 s window
     const settings = {
       ...DEFAULT_BUDGETS,
-      roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 1, pointsPerSecond: 100, concurrent: 1 } },
+      roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 1, pointsPerSecond: 100, concurrent: 1, bytesPerSecond: 1000 } },
       windowSeconds: 30,
     };
     const budgets = new Budgets(settings, budgetStore('redis://127.0.0.1:1', createLogger('silent')));
@@ -311,7 +314,7 @@ describe('budgets counted on this instance (no Redis)', () => {
     // keys: 2 requests per 1 s window; the organization: 3
     const settings = {
       ...DEFAULT_BUDGETS,
-      roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 2, pointsPerSecond: 100, concurrent: 1 } },
+      roles: { ...DEFAULT_BUDGETS.roles, VIEWER: { requestsPerSecond: 2, pointsPerSecond: 100, concurrent: 1, bytesPerSecond: 1000 } },
       org: { ...DEFAULT_BUDGETS.org, requestsPerSecond: 3 },
       windowSeconds: 1,
     };

@@ -5,6 +5,7 @@ import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
 import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory';
 import type { Logger } from '../core/logger';
 import { createApiKey, createOrganization, findOrganization, listOrganizations, ROLES, type Role } from '../modules/orgs';
+import { setOrgQuota, storageUsage } from '../modules/usage';
 
 class UsageError extends Error {
   override name = 'UsageError';
@@ -33,6 +34,30 @@ export const commands: Record<string, Command> = {
   },
 
   'list-orgs': async (em) => ({ organizations: await listOrganizations(em) }),
+
+  // an organization's own storage quotas, instead of QUOTA_ROWS / QUOTA_BYTES ("default" goes back to them)
+  'set-quota': async (em, { flags }) => {
+    if (!flags.org || (flags.rows === undefined && flags.bytes === undefined)) {
+      throw new UsageError('set-quota needs --org <name or id> and --rows <n|default> and/or --bytes <n|default>');
+    }
+    const amount = (flag: string, value: string | undefined): number | null | undefined => {
+      if (value === undefined) return undefined;
+      if (value === 'default') return null;
+      if (!/^\d{1,15}$/.test(value)) throw new UsageError(`--${flag} must be a whole number or "default"`);
+      return Number(value);
+    };
+    const quota = { rows: amount('rows', flags.rows), bytes: amount('bytes', flags.bytes) };
+    const orgId = (await findOrganization(em, flags.org)).id;
+    await setOrgQuota(em, orgId, quota);
+    const { quotaRows, quotaBytes, total } = await storageUsage(em, orgId);
+    return { orgId, quotaRows, quotaBytes, usage: total };
+  },
+
+  usage: async (em, { flags }) => {
+    if (!flags.org) throw new UsageError('usage needs --org <name or id>');
+    const orgId = (await findOrganization(em, flags.org)).id;
+    return { orgId, ...(await storageUsage(em, orgId)) };
+  },
 
   // retention and forgetting for every organization, with the defaults (for a cron or a scheduler)
   maintain: async (em, _args, log) => {

@@ -10,6 +10,9 @@ const USAGE = `usage: npm run -s cli -- <command>   (-s keeps npm's own lines of
   create-key --org <name or id> --role <ROLE> --name <name>  new API key: {"orgId","token"}
                                                              (ROLE: ADMIN INTEGRATOR OPERATOR AGENT VIEWER)
   list-orgs                                                  {"organizations":[{"id","name","createdAt","activeKeys"}]}
+  usage --org <name or id>                                   stored rows and bytes and the storage quotas of an organization
+  set-quota --org <name or id> [--rows <n|default>] [--bytes <n|default>]
+                                                             the organization's own storage quotas ("default": QUOTA_ROWS / QUOTA_BYTES)
   maintain                                                   run the retention and clean-up jobs once
   help                                                       this text`;
 

@@ -229,10 +229,28 @@ export interface LearningEventCountsTable {
   count: number;
 }
 
+export interface OrgQuotasTable {
+  org_id: string;
+  max_rows: BigNumber | null;
+  max_bytes: BigNumber | null;
+}
+
+export interface OrgUsageTable {
+  org_id: string;
+  stripe: number;
+  episode_rows: Generated<BigNumber>;
+  episode_bytes: Generated<BigNumber>;
+  segment_rows: Generated<BigNumber>;
+  segment_bytes: Generated<BigNumber>;
+  fact_rows: Generated<BigNumber>;
+  fact_bytes: Generated<BigNumber>;
+}
+
 export interface OrganizationsTable {
   id: string;
   name: string;
   created_at: Generated<Timestamp>;
+  name_skeleton: string | null;
 }
 
 /** Every table, by name. */
@@ -253,5 +271,7 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysTable;
   layout_profiles: LayoutProfilesTable;
   learning_event_counts: LearningEventCountsTable;
+  org_quotas: OrgQuotasTable;
+  org_usage: OrgUsageTable;
   organizations: OrganizationsTable;
 }

@@ -2,6 +2,7 @@ import { type ASTNode, GraphQLError, type GraphQLFormattedError } from 'graphql'
 import { AppError, httpStatusOf } from '../core/errors';
 import type { Logger } from '../core/logger';
 import { currentRequestScope } from '../core/request-scope';
+import { quotaRefusalOf } from '../db/quota';
 import { isDatabaseUnavailable } from '../db/unavailable';
 
 /** A broken query limit: `GRAPHQL_VALIDATION_FAILED`, HTTP 400 (the same as the standard rules). */
@@ -114,6 +115,13 @@ export function formatGraphQLError(
       message,
       extensions: { code: field ? 'BAD_USER_INPUT' : 'GRAPHQL_VALIDATION_FAILED', ...(field ? { field } : {}), requestId },
     };
+  }
+
+  // a storage quota trigger refused a write: the transaction rolled back, nothing was written
+  const quota = quotaRefusalOf(original);
+  if (quota) {
+    const { message, ...extensions } = quota;
+    return { ...base, message: `${message}; delete data or ask for a larger quota`, extensions: { code: 'QUOTA_EXCEEDED', ...extensions, requestId } };
   }
 
   if (isDatabaseUnavailable(original)) {

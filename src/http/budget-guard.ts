@@ -25,8 +25,8 @@ async function guarded<T>(run: () => Promise<T>, refused: (e: OverBudget) => voi
 
 /**
  * Admits an HTTP request of an authenticated caller before its document is even parsed: one
- * request against the rates, then a running slot, given back when the response is done. A
- * refused token is kept out at the door until its budget has room.
+ * request and its body's bytes against the rates, then a running slot, given back when the
+ * response is done. A refused token is kept out at the door until its budget has room.
  */
 export function admitHttpRequest(
   budgets: Budgets,
@@ -34,10 +34,12 @@ export function admitHttpRequest(
   spender: Spender,
   req: IncomingMessage,
   res: ServerResponse,
+  bodyBytes: number,
 ): Promise<void> {
   return guarded(
     async () => {
       await budgets.request(spender);
+      await budgets.chargeBytes(spender, bodyBytes);
       const release = await budgets.slot(spender);
       if (res.closed) release();
       else res.once('close', release);
@@ -60,9 +62,12 @@ export function chargeHttpOperation(
   );
 }
 
-/** Counts one WebSocket operation against the request rates, before its document is parsed; throws RATE_LIMITED. */
-export function countWsOperation(budgets: Budgets, spender: Spender): Promise<void> {
-  return guarded(() => budgets.request(spender));
+/** Counts one WebSocket operation and the bytes of its message against the rates, before its document is parsed; throws RATE_LIMITED. */
+export function countWsOperation(budgets: Budgets, spender: Spender, messageBytes: number): Promise<void> {
+  return guarded(async () => {
+    await budgets.request(spender);
+    await budgets.chargeBytes(spender, messageBytes);
+  });
 }
 
 /**

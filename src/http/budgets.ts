@@ -6,7 +6,7 @@ import type { Role } from '../modules/orgs';
 import { Slots } from './slots';
 
 export type BudgetScope = 'key' | 'org';
-export type BudgetKind = 'requests' | 'points' | 'concurrency';
+export type BudgetKind = 'requests' | 'points' | 'bytes' | 'concurrency';
 
 /** Who spends: an API key of an organization. */
 export interface Spender {
@@ -72,12 +72,13 @@ class MemoryWindows {
 interface Rates {
   requests: RateLimiterAbstract | MemoryWindows;
   points: RateLimiterAbstract | MemoryWindows;
+  bytes: RateLimiterAbstract | MemoryWindows;
   budget: Budget;
 }
 
 /**
  * Budgets over time, per API key (by its role) and per organization (all its keys together):
- * requests and cost points per window, counted in Redis when a client is given so that every
+ * requests, cost points and request bytes per window, counted in Redis when a client is given so that every
  * instance shares them (in memory otherwise, and as the fallback while Redis cannot answer), and
  * requests running at once, counted per instance (it guards this instance's database pool and
  * event loop) with a bounded line of waiting requests.
@@ -97,6 +98,7 @@ export class Budgets {
     const rates = (name: string, budget: Budget): Rates => ({
       requests: this.limiter(`${name}:req`, budget.requestsPerSecond),
       points: this.limiter(`${name}:pts`, budget.pointsPerSecond),
+      bytes: this.limiter(`${name}:bytes`, budget.bytesPerSecond),
       budget,
     });
     this.keys = Object.fromEntries(Object.entries(settings.roles).map(([role, b]) => [role, rates(`key:${role}`, b)])) as Record<
@@ -116,6 +118,16 @@ export class Budgets {
   async charge(s: Spender, cost: number): Promise<void> {
     if (cost <= 0) return;
     await this.spend(s, 'points', (r) => Math.min(Math.ceil(cost), r.budget.pointsPerSecond * this.settings.windowSeconds));
+  }
+
+  /**
+   * Charges the bytes a request sent (an HTTP body, a WebSocket operation message): what a key
+   * may write grows with them, not with its request count. A request larger than a whole
+   * window's budget is charged that budget.
+   */
+  async chargeBytes(s: Spender, bytes: number): Promise<void> {
+    if (bytes <= 0) return;
+    await this.spend(s, 'bytes', (r) => Math.min(Math.ceil(bytes), r.budget.bytesPerSecond * this.settings.windowSeconds));
   }
 
   /** Waits for a running slot of the key and of its organization; resolves with the function that frees both. */
@@ -148,7 +160,7 @@ export class Budgets {
     return pending;
   }
 
-  private async spend(s: Spender, kind: 'requests' | 'points', points: (r: Rates) => number): Promise<void> {
+  private async spend(s: Spender, kind: 'requests' | 'points' | 'bytes', points: (r: Rates) => number): Promise<void> {
     for (const [scope, rates, id] of [
       ['key', this.keys[s.role], s.apiKeyId],
       ['org', this.org, s.orgId],

@@ -54,6 +54,13 @@ function errorBody(status: number, code: string, message: string) {
 }
 
 /** A JSON answer, as Express's `res.json` writes it. */
+/** The bytes of a request's body that Express read: its declared length, else (chunked) the parsed body's size. */
+function requestBytes(req: Request): number {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > 0) return declared;
+  return req.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(req.body));
+}
+
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.statusCode = status;
@@ -187,9 +194,9 @@ export async function startHttpServer(services: Services, port: number, host?: s
   const metricsEndpoint = await mountMetrics(app, metrics, config, log);
   mountDashboard(app, { explorer: config.explorer });
 
-  const graphqlContext = async (req: IncomingMessage, res: ServerResponse) => {
+  const graphqlContext = async (req: IncomingMessage, res: ServerResponse, bodyBytes: number) => {
     const viewer = await viewerFor(services, req.headers.authorization);
-    await admitHttpRequest(budgets, door, viewer, req, res);
+    await admitHttpRequest(budgets, door, viewer, req, res, bodyBytes);
     return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
   };
   app.use(
@@ -198,7 +205,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     express.json({ limit: LIMITS.bodyBytes }),
     documentLimits(formatError),
     (req: Request, res: Response, next: NextFunction) => {
-      serveGraphql(apollo, req, res, req.body, () => graphqlContext(req, res)).catch(next);
+      serveGraphql(apollo, req, res, req.body, () => graphqlContext(req, res, requestBytes(req))).catch(next);
     },
   );
 
@@ -230,7 +237,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
       }
       const refused = documentRefusal((body as { query?: unknown }).query, formatError);
       if (refused) return sendJson(res, 400, { errors: [refused] });
-      await serveGraphql(apollo, req, res, body, () => graphqlContext(req, res));
+      await serveGraphql(apollo, req, res, body, () => graphqlContext(req, res, raw.length));
     } catch (err) {
       if (res.headersSent) return void res.destroy();
       const e = httpFailure(err as { status?: number; message?: string });

@@ -74,10 +74,15 @@ async function asErrors<T>(run: () => Promise<T>): Promise<T | GraphQLError[]> {
 }
 
 /** The errors refusing a new operation of the key before its document is parsed (its cap, then its request rates), or null. */
-export async function refuseOperation(caps: KeyCaps, budgets: Budgets, spender: Spender): Promise<GraphQLError[] | null> {
+export async function refuseOperation(
+  caps: KeyCaps,
+  budgets: Budgets,
+  spender: Spender,
+  messageBytes: number,
+): Promise<GraphQLError[] | null> {
   const overCap = caps.refuseOperation(spender.apiKeyId);
   if (overCap) return [overCap];
-  return (await asErrors(() => countWsOperation(budgets, spender))) ?? null;
+  return (await asErrors(() => countWsOperation(budgets, spender, messageBytes))) ?? null;
 }
 
 /**

@@ -155,7 +155,7 @@ export function attachWebSocketServer(
             : state.operations.size >= LIMITS.subscriptionsPerSocket
               ? refuse(`at most ${LIMITS.subscriptionsPerSocket} operations may be open on one socket`, 'GRAPHQL_VALIDATION_FAILED')
               : null;
-        const refused = noRoom() ?? (await refuseOperation(caps, budgets, state.viewer));
+        const refused = noRoom() ?? (await refuseOperation(caps, budgets, state.viewer, payloadBytes(payload)));
         if (refused) return refused;
         let document: DocumentNode;
         try {
@@ -266,4 +266,9 @@ export function attachWebSocketServer(
       await disposable.dispose(); // closes every socket with 1001 Going Away
     },
   };
+}
+
+/** The bytes an operation's message carries (its document and variables), charged to the byte budget. */
+function payloadBytes(payload: { query: string; variables?: Record<string, unknown> | null }): number {
+  return Buffer.byteLength(payload.query) + (payload.variables ? Buffer.byteLength(JSON.stringify(payload.variables)) : 0);
 }

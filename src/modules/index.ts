@@ -11,6 +11,7 @@ import { feedbackEntities, feedbackResolvers } from './feedback';
 import { learningEntities, learningResolvers } from './learning';
 import { memoryEntities, memoryResolvers } from './memory';
 import { orgEntities, orgResolvers } from './orgs';
+import { usageEntities, usageResolvers } from './usage';
 import { systemResolvers } from './system';
 
 /** Every entity the ORM knows; each module lists its own in its index.ts. */
@@ -24,6 +25,7 @@ export const entities = [
   ...feedbackEntities,
   ...learningEntities,
   ...memoryEntities,
+  ...usageEntities,
 ];
 
 /** Every resolver of the schema; each module lists its own in its index.ts. */
@@ -36,4 +38,5 @@ export const resolvers: NonEmptyArray<ResolverClass> = [
   ...feedbackResolvers,
   ...learningResolvers,
   ...memoryResolvers,
+  ...usageResolvers,
 ];

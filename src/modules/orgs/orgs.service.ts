@@ -6,6 +6,7 @@ import type { ApiKeysTable } from '../../db/tables';
 import { rows as runRows, sql, templateRows } from '../../db/typed-sql';
 import { hashToken, newToken, tokenPrefix } from '../../core/tokens';
 import { ApiKey } from './api-key.entity';
+import { nameSkeleton, normaliseName } from './names';
 import { Organization } from './organization.entity';
 import { ROLES, type Role } from './role';
 
@@ -76,22 +77,30 @@ export async function createApiKey(em: EntityManager, orgId: string, name: strin
 }
 
 /**
- * Creates an organization with its ADMIN key. Names are unique, compared without case: a name that
- * an organization already has is refused with CONFLICT (organizations created before names were
- * unique keep theirs; they are told apart by id).
+ * Creates an organization with its ADMIN key. The name is stored NFKC-normalised, and refused
+ * (BAD_USER_INPUT) when it holds control, invisible or bidirectional characters. Names are unique
+ * by what they look like: a name whose confusable skeleton (./names.ts: case, look-alike letters
+ * of other scripts) another organization's name has is refused with CONFLICT (organizations
+ * created before that keep theirs; they are told apart by id).
  */
 export async function createOrganization(em: EntityManager, name: string, token?: string): Promise<{ org: Organization } & CreatedKey> {
-  const checked = checkName('name', name);
+  const checked = normaliseName('name', name);
+  const skeleton = nameSkeleton(checked);
   return em.transactional(async (tx) => {
-    // concurrent creations of one name queue here; the check below then sees the first
-    await runRows(tx, sql.selectNoFrom(raw<unknown>`pg_advisory_xact_lock(hashtext(lower(${checked})))`.as('locked')));
-    const named = sql
-      .selectFrom('organizations')
-      .select('id')
-      .where(raw`lower(name)`, '=', raw`lower(${checked})`);
+    // concurrent creations of look-alike names queue here; the check below then sees the first
+    await runRows(tx, sql.selectNoFrom(raw<unknown>`pg_advisory_xact_lock(hashtext(${'org-name:' + skeleton}))`.as('locked')));
+    const named = sql.selectFrom('organizations').select(['id', 'name']).where('name_skeleton', '=', skeleton);
     const [taken] = await runRows(tx, named.limit(1));
-    if (taken) throw conflict(`an organization named "${checked}" exists already (${taken.id})`, 'name');
-    const org = tx.create(Organization, { name: checked });
+    if (taken) {
+      const same = taken.name.toLowerCase() === checked.toLowerCase();
+      throw conflict(
+        same
+          ? `an organization named "${checked}" exists already (${taken.id})`
+          : `the name "${checked}" looks like the name of an existing organization, "${taken.name}" (${taken.id})`,
+        'name',
+      );
+    }
+    const org = tx.create(Organization, { name: checked, nameSkeleton: skeleton });
     tx.persist(org);
     const created = await createApiKey(tx, org.id, 'admin', 'ADMIN', token);
     return { org, ...created };

@@ -1,0 +1,34 @@
+/** The SQLSTATE the storage quota triggers raise (migration `org_usage`). */
+export const QUOTA_SQLSTATE = 'MLQ01';
+
+/** A write the database refused as over its organization's storage quota. */
+export interface QuotaRefusal {
+  message: string;
+  /** `rows` or `bytes` */
+  resource: string;
+  /** the organization's quota of that resource */
+  quota: number;
+  /** what the organization used before the refused statement */
+  usage: number;
+  /** what the refused statement would have added */
+  requested: number;
+  /** the table written to: `episodes`, `episode_segments` or `facts` */
+  table: string;
+}
+
+/** The quota refusal an error carries (following wrapped errors), or null. */
+export function quotaRefusalOf(err: unknown): QuotaRefusal | null {
+  let e = err;
+  for (let depth = 0; depth < 5 && e !== null && typeof e === 'object'; depth++) {
+    const { code, detail, message } = e as { code?: unknown; detail?: unknown; message?: unknown };
+    if (code === QUOTA_SQLSTATE && typeof detail === 'string') {
+      const d = JSON.parse(detail) as Omit<QuotaRefusal, 'message'>;
+      // the driver's message starts with the statement; the trigger's own sentence follows its last " - "
+      const text = typeof message === 'string' ? message.slice(message.lastIndexOf(' - ') + 3) : '';
+      return { message: text || `over the organization's storage quota of ${d.quota} ${d.resource}`, ...d };
+    }
+    const next = e as { originalError?: unknown; cause?: unknown; errors?: unknown[] };
+    e = next.originalError ?? next.cause ?? next.errors?.[0];
+  }
+  return null;
+}

@@ -20,12 +20,12 @@ export interface QuotaRefusal {
 export function quotaRefusalOf(err: unknown): QuotaRefusal | null {
   let e = err;
   for (let depth = 0; depth < 5 && e !== null && typeof e === 'object'; depth++) {
-    const { code, detail, message } = e as { code?: unknown; detail?: unknown; message?: unknown };
+    const { code, detail } = e as { code?: unknown; detail?: unknown };
     if (code === QUOTA_SQLSTATE && typeof detail === 'string') {
+      // the driver's message quotes the statement: the sentence is made from the trigger's details
       const d = JSON.parse(detail) as Omit<QuotaRefusal, 'message'>;
-      // the driver's message starts with the statement; the trigger's own sentence follows its last " - "
-      const text = typeof message === 'string' ? message.slice(message.lastIndexOf(' - ') + 3) : '';
-      return { message: text || `over the organization's storage quota of ${d.quota} ${d.resource}`, ...d };
+      const message = `over the organization's storage quota of ${d.quota} ${d.resource} (${d.usage} in use, ${d.requested} more asked)`;
+      return { message, ...d };
     }
     const next = e as { originalError?: unknown; cause?: unknown; errors?: unknown[] };
     e = next.originalError ?? next.cause ?? next.errors?.[0];

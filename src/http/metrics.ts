@@ -1,8 +1,12 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { largestOrganizations } from '../modules/usage';
 
 /** Operation names past this length, or beyond this many distinct names, are counted as `other`. */
 export const OPERATION_LABELS = { maxLength: 64, maxDistinct: 100 } as const;
+
+/** Organizations named on `org_storage_*` (the largest by bytes); the others are summed as `org="other"`. */
+export const USAGE_LABELS = { maxOrgs: 20 } as const;
 
 /** Prometheus metrics of one server instance (own registry, so several instances can share a process). */
 export class Metrics {
@@ -64,6 +68,33 @@ export class Metrics {
         this.set({ state: 'pending' }, p.numPendingAcquires());
       },
     });
+    this.storageGauges(orm);
+  }
+
+  /**
+   * Stored rows and bytes per organization, read from org_usage once per scrape (both gauges
+   * share the read): the USAGE_LABELS.maxOrgs largest by bytes by id, the rest as `other`.
+   */
+  private storageGauges(orm: MikroORM): void {
+    let read: { at: number; answer: ReturnType<typeof largestOrganizations> } | null = null;
+    const usage = () => {
+      if (!read || Date.now() - read.at > 1000) read = { at: Date.now(), answer: largestOrganizations(orm.em.fork(), USAGE_LABELS.maxOrgs) };
+      return read.answer;
+    };
+    for (const measure of ['rows', 'bytes'] as const) {
+      new Gauge({
+        name: `org_storage_${measure}`,
+        help: `${measure === 'rows' ? 'Rows' : 'Bytes'} of episodes, segments and facts stored, by organization id: the ${USAGE_LABELS.maxOrgs} largest by bytes, the others summed as org="other"`,
+        labelNames: ['org'] as const,
+        registers: [this.registry],
+        async collect() {
+          this.reset();
+          const { top, rest } = await usage().catch(() => ({ top: [], rest: null }));
+          for (const o of top) this.set({ org: o.orgId }, o[measure]);
+          if (rest) this.set({ org: 'other' }, rest[measure]);
+        },
+      });
+    }
   }
 
   /** The label of an operation name: itself while it is short and among the first distinct names seen, else `other`. */

@@ -36,7 +36,7 @@ const skeleton = (name) =>
     .toLowerCase()
     .replace(new RegExp(`[${Object.keys(SMALL).join('')}]`, 'gu'), (c) => SMALL[c])
     .normalize('NFKC')
-    .replace(/\s+/gu, ' ')
+    .replace(/[\s\p{Zs}]+/gu, ' ')
     .trim();
 
 class Migration20261127135627_org_usage extends Migration {

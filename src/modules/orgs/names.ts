@@ -28,11 +28,11 @@ const CAPITALS: Record<string, string> = {
 const SMALL: Record<string, string> = {
   // Cyrillic
   а: 'a', е: 'e', ё: 'ë', о: 'o', р: 'p', с: 'c', у: 'y', х: 'x', ѕ: 's', і: 'i', ї: 'ï', ј: 'j', ԁ: 'd', һ: 'h',
-  ԛ: 'q', ԝ: 'w', ӏ: 'l', ү: 'y', ɡ: 'g',
+  ԛ: 'q', ԝ: 'w', ӏ: 'l', ү: 'y',
   // Greek
   α: 'a', ο: 'o', ρ: 'p', ι: 'i', κ: 'k', ν: 'v', υ: 'u', χ: 'x', ϲ: 'c', ϳ: 'j',
   // Latin letters that pass for others
-  ı: 'i', ȷ: 'j',
+  ı: 'i', ȷ: 'j', ɡ: 'g',
 };
 const CAPITAL = new RegExp(`[${Object.keys(CAPITALS).join('')}]`, 'gu');
 const SMALL_ONE = new RegExp(`[${Object.keys(SMALL).join('')}]`, 'gu');
@@ -43,15 +43,17 @@ const SMALL_ONE = new RegExp(`[${Object.keys(SMALL).join('')}]`, 'gu');
  * `field` when empty, too long, or holding an invisible, control or bidirectional character.
  */
 export function normaliseName(field: string, name: string): string {
-  const normal = name.normalize('NFKC').replace(/\s+/gu, ' ').trim();
-  if (normal === '') throw badInput(field, `${field} must not be empty`);
-  if (normal.length > MAX_NAME) throw badInput(field, `${field} must be at most ${MAX_NAME} characters`);
+  // checked before spaces are made one: JavaScript's \s and trim() also take a byte order mark and line separators
+  const normal = name.normalize('NFKC').replace(/^[ \t\r\n]+|[ \t\r\n]+$/g, '');
   const bad = REFUSED.exec(normal);
   if (bad) {
     const code = `U+${bad[0].codePointAt(0)!.toString(16).toUpperCase().padStart(4, '0')}`;
     throw badInput(field, `${field} must not contain control, invisible or bidirectional characters (${code} at ${bad.index})`);
   }
-  return normal;
+  const spaced = normal.replace(/\p{Zs}+/gu, ' ').trim();
+  if (spaced === '') throw badInput(field, `${field} must not be empty`);
+  if (spaced.length > MAX_NAME) throw badInput(field, `${field} must be at most ${MAX_NAME} characters`);
+  return spaced;
 }
 
 /**
@@ -67,6 +69,6 @@ export function nameSkeleton(name: string): string {
     .toLowerCase()
     .replace(SMALL_ONE, (c) => SMALL[c])
     .normalize('NFKC')
-    .replace(/\s+/gu, ' ')
+    .replace(/[\s\p{Zs}]+/gu, ' ')
     .trim();
 }

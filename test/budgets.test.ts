@@ -22,8 +22,10 @@ import { startTestServer, type TestServer } from './helpers/server';
 
 // Budgets made small, over a 30 s window so that a test's burst always falls in one window:
 // a VIEWER key may send 30 requests per window, an AGENT key spend 600 points, an OPERATOR key
-// run one request at a time (no line), an organization send 60 requests.
+// run one request at a time (no line), an INTEGRATOR key send 30,000 bytes, an organization send
+// 60 requests.
 const ENV = {
+  BUDGET_INTEGRATOR: '1000,1000000,100,1000',
   BUDGET_WINDOW_SECONDS: '30',
   BUDGET_ADMIN: '1000,1000000,100',
   BUDGET_VIEWER: '1,1000000,100',
@@ -149,6 +151,47 @@ describe('budgets over HTTP', () => {
   });
 });
 
+describe('the byte budget', () => {
+  const WRITE = 'mutation ($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }';
+  const big = (agentId: string) => ({ input: { agentId, segments: [{ role: 'user', content: 'x'.repeat(12_000) }] } });
+  const written = async (token: string, agentId: string) =>
+    ((await gqlOk(s.url, '{ episodes(first: 100) { edges { node { agentId } } } }', {}, token)) as {
+      episodes: { edges: { node: { agentId: string } }[] };
+    }).episodes.edges.filter((e) => e.node.agentId === agentId).length;
+
+  it('charges the bytes of request bodies: past 30,000 bytes a window an INTEGRATOR key is refused with RATE_LIMITED and writes nothing', async () => {
+    const a = await s.createOrg('bytes-http');
+    const b = await s.createOrg('bytes-other');
+    const key = await s.createKey(a.orgId, 'INTEGRATOR', 'bulk');
+    const answers: Answer[] = [];
+    for (let i = 0; i < 3; i++) answers.push(await post(s.url, key.token, WRITE, big('bulk')));
+    expect(answers.map((x) => x.status)).toEqual([200, 200, 429]);
+    expectRateLimited(answers.slice(2), /this API key's budget of bytes per second/);
+    expect(await written(a.token, 'bulk')).toBe(2);
+    // a small request is refused at the door until the window ends; other organizations' keys are served
+    expect((await post(s.url, key.token, VIEWER)).status).toBe(429);
+    const other = await s.createKey(b.orgId, 'INTEGRATOR', 'bulk');
+    expect((await post(s.url, other.token, WRITE, big('bulk'))).status).toBe(200);
+  });
+
+  it('charges the bytes of WebSocket operations the same way, writes nothing past them, and keeps the socket open', async () => {
+    const a = await s.createOrg('bytes-ws');
+    const key = await s.createKey(a.orgId, 'INTEGRATOR', 'bulk-ws');
+    const c = wsClient(s.wsUrl, key.token);
+    try {
+      const results = [];
+      for (let i = 0; i < 3; i++) results.push(await wsOnce(c, WRITE, big('bulk-ws')));
+      expect(results.map((r) => r.errors?.[0]?.extensions?.code ?? 'ok')).toEqual(['ok', 'ok', 'RATE_LIMITED']);
+      expect(results[2].errors![0].message).toMatch(/budget of bytes per second/);
+      expect(await written(a.token, 'bulk-ws')).toBe(2);
+      // the socket stays open: it answers the next operation (refused too: what was refused counts until the window ends)
+      expect((await wsOnce(c, VIEWER)).errors?.[0]?.extensions?.code).toBe('RATE_LIMITED');
+    } finally {
+      await c.dispose();
+    }
+  });
+});
+
 describe('budgets over WebSocket', () => {
   it('refuses an operation over budget with RATE_LIMITED and keeps the socket; HTTP and WebSocket draw on one budget', async () => {
     const a = await s.createOrg('ws-A');
@@ -225,8 +268,16 @@ describe('budget settings', () => {
       queue: 5,
       windowSeconds: 2,
     });
+    expect(loadConfig({ BUDGET_AGENT: '7,800,3,4096' }).budgets.roles.AGENT).toEqual({
+      requestsPerSecond: 7,
+      pointsPerSecond: 800,
+      concurrent: 3,
+      bytesPerSecond: 4096,
+    });
     for (const [name, value] of [
       ['BUDGET_VIEWER', '1,2'],
+      ['BUDGET_AGENT', '1,2,3,4,5'],
+      ['BUDGET_AGENT', '1,2,3,0'],
       ['BUDGET_ADMIN', '0,10,1'],
       ['BUDGET_ORG', '1,x,1'],
       ['BUDGET_WINDOW_SECONDS', '0'],

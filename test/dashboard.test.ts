@@ -8,6 +8,7 @@ import {
   EpisodeRowsDocument,
   FactUsefulnessDocument,
   LearningAnalyticsDocument,
+  StorageUsageDocument,
   SubmitFeedbackDocument,
 } from './generated/graphql';
 import { launchChromium, offlineContext, shoot, signIn } from './helpers/browser';
@@ -255,6 +256,24 @@ describe('the dashboard in a browser', () => {
     await page.waitForSelector('[data-testid=forget-preview]');
     await page.click('[data-testid=forget-preview] button[type=submit]');
     expect(await page.textContent('[data-testid=forget-result]')).toMatch(/^Examined \d+; would forget \d+; preserved \d+\.$/);
+    // the storage panel shows what storageUsage answers: rows and bytes of each kind and the quotas
+    await page.waitForSelector('[data-testid=storage-usage] tr[data-usage=total]');
+    const { storageUsage } = await gqlOk(s.url, StorageUsageDocument, {}, admin);
+    const shown = await page.$$eval('[data-testid=storage-usage] tr[data-usage]', (rows) =>
+      rows.map((r) => [r.getAttribute('data-usage'), r.getAttribute('data-rows'), r.getAttribute('data-bytes')]),
+    );
+    const u = storageUsage;
+    expect(u.total.rows).toBeGreaterThan(0);
+    expect(shown).toEqual(
+      [
+        ['episodes', u.episodes.rows, u.episodes.bytes],
+        ['segments', u.segments.rows, u.segments.bytes],
+        ['facts', u.facts.rows, u.facts.bytes],
+        ['total', u.total.rows, u.total.bytes],
+        ['quota', u.quotaRows, u.quotaBytes],
+      ].map((r) => r.map(String)),
+    );
+    expect(await page.textContent('[data-testid=storage-usage] tr[data-usage=quota]')).toMatch(/% of /);
     await shoot(page, 'memory');
     expect(cspViolations).toEqual([]);
     await page.context().close();

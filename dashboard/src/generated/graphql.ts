@@ -181,6 +181,11 @@ export type DashForgetPreviewMutationVariables = Exact<{
 
 export type DashForgetPreviewMutation = { forgetEpisodes: { examined: number, deleted: number, preserved: number, deletedIds: Array<string> } };
 
+export type DashStorageUsageQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashStorageUsageQuery = { storageUsage: { quotaRows: number | null, quotaBytes: number | null, episodes: { rows: number, bytes: number }, segments: { rows: number, bytes: number }, facts: { rows: number, bytes: number }, total: { rows: number, bytes: number } } };
+
 export type DashViewerQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -514,6 +519,30 @@ export const DashForgetPreviewDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashForgetPreviewMutation, DashForgetPreviewMutationVariables>;
+export const DashStorageUsageDocument = new TypedDocumentString(`
+    query DashStorageUsage {
+  storageUsage {
+    episodes {
+      rows
+      bytes
+    }
+    segments {
+      rows
+      bytes
+    }
+    facts {
+      rows
+      bytes
+    }
+    total {
+      rows
+      bytes
+    }
+    quotaRows
+    quotaBytes
+  }
+}
+    `) as unknown as TypedDocumentString<DashStorageUsageQuery, DashStorageUsageQueryVariables>;
 export const DashViewerDocument = new TypedDocumentString(`
     query DashViewer {
   viewer {

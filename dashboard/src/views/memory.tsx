@@ -11,6 +11,7 @@ import {
 import { useQuery } from '../hooks';
 import { canForget, type ViewProps } from '../access';
 import { Status } from './status';
+import { StorageUsagePanel } from './usage';
 
 function ForgetPreview({ apiKey }: { apiKey: string }) {
   const [threshold, setThreshold] = useState(0.1);
@@ -135,6 +136,7 @@ export function MemoryView({ apiKey, role }: ViewProps) {
           {topic && <TopicTrend apiKey={apiKey} topic={topic} />}
         </>
       )}
+      <StorageUsagePanel apiKey={apiKey} />
       {canForget(role) && <ForgetPreview apiKey={apiKey} />}
     </section>
   );

@@ -154,10 +154,11 @@ describe('budgets over HTTP', () => {
 describe('the byte budget', () => {
   const WRITE = 'mutation ($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }';
   const big = (agentId: string) => ({ input: { agentId, segments: [{ role: 'user', content: 'x'.repeat(12_000) }] } });
+  type Agents = { episodes: { edges: { node: { agentId: string } }[] } };
   const written = async (token: string, agentId: string) =>
-    ((await gqlOk(s.url, '{ episodes(first: 100) { edges { node { agentId } } } }', {}, token)) as {
-      episodes: { edges: { node: { agentId: string } }[] };
-    }).episodes.edges.filter((e) => e.node.agentId === agentId).length;
+    (await gqlOk<Agents, object>(s.url, '{ episodes(first: 100) { edges { node { agentId } } } }', {}, token)).episodes.edges.filter(
+      (e) => e.node.agentId === agentId,
+    ).length;
 
   it('charges the bytes of request bodies: past 30,000 bytes a window an INTEGRATOR key is refused with RATE_LIMITED and writes nothing', async () => {
     const a = await s.createOrg('bytes-http');

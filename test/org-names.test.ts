@@ -89,7 +89,9 @@ describe('organization names', () => {
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(message);
     }
-    const [{ n }] = await orm.em.fork().execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM organizations WHERE name_skeleton LIKE 'glo%'`);
+    const [{ n }] = await orm.em
+      .fork()
+      .execute<{ n: number }[]>(`SELECT count(*)::int AS n FROM organizations WHERE name_skeleton LIKE 'glo%'`);
     expect(n).toBe(1);
   });
 });

@@ -41,7 +41,9 @@ async function counted(orgId: string) {
 
 /** Seeds `n` segments of `size` characters under one episode of the organization, with set-based SQL. */
 async function seed(orgId: string, n: number, size: number) {
-  const { rows } = await db.query(`INSERT INTO episodes (id, org_id, agent_id) VALUES (gen_random_uuid(), $1, 'seeded') RETURNING id`, [orgId]);
+  const { rows } = await db.query(`INSERT INTO episodes (id, org_id, agent_id) VALUES (gen_random_uuid(), $1, 'seeded') RETURNING id`, [
+    orgId,
+  ]);
   await db.query(
     `INSERT INTO episode_segments (id, org_id, episode_id, seq, role, content, token_estimate)
      SELECT gen_random_uuid(), $1, $2, g, 'user', repeat('s', $3), 1 FROM generate_series(1, $4) g`,
@@ -143,10 +145,18 @@ describe('storage quotas', () => {
   it('refuse a write over the rows quota with the quota and usage in rows; an organization of its own quota gets it', async () => {
     const a = await s.createOrg('quota-rows');
     await seed(a.orgId, QUOTA_ROWS - 3, 1); // 1 episode + 57 segments = 58 rows
-    const facts = (n: number) => ({ inputs: Array.from({ length: n }, (_, i) => ({ bankId: 'kb', externalId: `f${i}`, text: `fact ${i}` })) });
+    const facts = (n: number) => ({
+      inputs: Array.from({ length: n }, (_, i) => ({ bankId: 'kb', externalId: `f${i}`, text: `fact ${i}` })),
+    });
     const over = await gql(s.url, UpsertFactsDocument, facts(3), a.token);
     expect(codeOf(over)).toBe('QUOTA_EXCEEDED');
-    expect(over.errors![0].extensions).toMatchObject({ resource: 'rows', quota: QUOTA_ROWS, usage: QUOTA_ROWS - 2, requested: 3, table: 'facts' });
+    expect(over.errors![0].extensions).toMatchObject({
+      resource: 'rows',
+      quota: QUOTA_ROWS,
+      usage: QUOTA_ROWS - 2,
+      requested: 3,
+      table: 'facts',
+    });
     expect((await counted(a.orgId)).facts.rows).toBe(0);
 
     await setOrgQuota(s.app.db.orm.em.fork(), a.orgId, { rows: 100 });

@@ -121,7 +121,11 @@ export function formatGraphQLError(
   const quota = quotaRefusalOf(original);
   if (quota) {
     const { message, ...extensions } = quota;
-    return { ...base, message: `${message}; delete data or ask for a larger quota`, extensions: { code: 'QUOTA_EXCEEDED', ...extensions, requestId } };
+    return {
+      ...base,
+      message: `${message}; delete data or ask for a larger quota`,
+      extensions: { code: 'QUOTA_EXCEEDED', ...extensions, requestId },
+    };
   }
 
   if (isDatabaseUnavailable(original)) {

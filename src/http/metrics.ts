@@ -78,7 +78,8 @@ export class Metrics {
   private storageGauges(orm: MikroORM): void {
     let read: { at: number; answer: ReturnType<typeof largestOrganizations> } | null = null;
     const usage = () => {
-      if (!read || Date.now() - read.at > 1000) read = { at: Date.now(), answer: largestOrganizations(orm.em.fork(), USAGE_LABELS.maxOrgs) };
+      if (!read || Date.now() - read.at > 1000)
+        read = { at: Date.now(), answer: largestOrganizations(orm.em.fork(), USAGE_LABELS.maxOrgs) };
       return read.answer;
     };
     for (const measure of ['rows', 'bytes'] as const) {

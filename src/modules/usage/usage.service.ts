@@ -38,11 +38,7 @@ export async function writeDefaultQuotas(em: EntityManager, quotas: { rows: numb
 }
 
 /** Sets an organization's own quotas: a number, null to go back to the instance's default, undefined to keep what it has. */
-export async function setOrgQuota(
-  em: EntityManager,
-  orgId: string,
-  quota: { rows?: number | null; bytes?: number | null },
-): Promise<void> {
+export async function setOrgQuota(em: EntityManager, orgId: string, quota: { rows?: number | null; bytes?: number | null }): Promise<void> {
   const keepRows = quota.rows === undefined;
   const keepBytes = quota.bytes === undefined;
   await templateRows(
@@ -84,7 +80,10 @@ export async function storageUsage(em: EntityManager, orgId: string): Promise<St
  * The `limit` organizations that store the most bytes, largest first, and the sum over all the
  * others (`rest`, with the number of organizations in it): `/metrics` keeps its label set bounded.
  */
-export async function largestOrganizations(em: EntityManager, limit: number): Promise<{ top: OrgTotal[]; rest: Amount & { orgs: number } }> {
+export async function largestOrganizations(
+  em: EntityManager,
+  limit: number,
+): Promise<{ top: OrgTotal[]; rest: Amount & { orgs: number } }> {
   const rows = await templateRows(
     em,
     raw<{ org_id: string | null; rows: string; bytes: string; orgs: string }>`WITH t AS (

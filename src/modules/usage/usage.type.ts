@@ -33,10 +33,16 @@ export class StorageUsage {
   @Field(() => StorageAmount, { description: 'Episodes, segments and facts together: what the quotas bound.' })
   total!: StorageAmount;
 
-  @Field(() => Float, { nullable: true, description: 'The quota of rows (episodes, segments and facts together); null when there is none.' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'The quota of rows (episodes, segments and facts together); null when there is none.',
+  })
   quotaRows!: number | null;
 
-  @Field(() => Float, { nullable: true, description: 'The quota of bytes (episodes, segments and facts together); null when there is none.' })
+  @Field(() => Float, {
+    nullable: true,
+    description: 'The quota of bytes (episodes, segments and facts together); null when there is none.',
+  })
   quotaBytes!: number | null;
 
   static from(u: StorageUsageData): StorageUsage {

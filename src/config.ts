@@ -38,12 +38,12 @@ export const DEFAULT_BUDGETS: BudgetSettings = {
 };
 
 /** What each organization may store: rows and bytes of episodes, segments and facts together. */
-export interface Quotas {
+interface Quotas {
   rows: number;
   bytes: number;
 }
 
-export const DEFAULT_QUOTAS: Quotas = { rows: 50_000_000, bytes: 10 * 1024 * MIB };
+const DEFAULT_QUOTAS: Quotas = { rows: 50_000_000, bytes: 10 * 1024 * MIB };
 
 /** Every setting of the service, read from the environment in this one place. */
 export interface Config {

@@ -1,5 +1,5 @@
 /** The SQLSTATE the storage quota triggers raise (migration `org_usage`). */
-export const QUOTA_SQLSTATE = 'MLQ01';
+const QUOTA_SQLSTATE = 'MLQ01';
 
 /** A write the database refused as over its organization's storage quota. */
 export interface QuotaRefusal {

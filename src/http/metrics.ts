@@ -6,7 +6,7 @@ import { largestOrganizations } from '../modules/usage';
 export const OPERATION_LABELS = { maxLength: 64, maxDistinct: 100 } as const;
 
 /** Organizations named on `org_storage_*` (the largest by bytes); the others are summed as `org="other"`. */
-export const USAGE_LABELS = { maxOrgs: 20 } as const;
+const USAGE_LABELS = { maxOrgs: 20 } as const;
 
 /** Prometheus metrics of one server instance (own registry, so several instances can share a process). */
 export class Metrics {

@@ -3,7 +3,7 @@ import { useQuery } from '../hooks';
 import { Status } from './status';
 
 /** Bytes in binary units (the quotas are set in bytes; people read MiB and GiB). */
-export const bytes = (n: number): string => {
+const bytes = (n: number): string => {
   const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
   let v = n;
   let u = 0;

@@ -4,4 +4,4 @@ import { UsageResolver } from './usage.resolver';
 export const usageEntities = [OrgUsage, OrgQuota];
 export const usageResolvers = [UsageResolver];
 
-export { largestOrganizations, setOrgQuota, storageUsage, writeDefaultQuotas, type StorageUsage } from './usage.service';
+export { largestOrganizations, setOrgQuota, storageUsage, writeDefaultQuotas } from './usage.service';

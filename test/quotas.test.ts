@@ -4,6 +4,7 @@ import { setOrgQuota } from '../src/modules/usage';
 import { RecordEpisodeDocument, StorageUsageDocument, UpsertFactsDocument } from './generated/graphql';
 import { codeOf, gql, gqlOk, wsClient, wsOnce } from './helpers/client';
 import { sqlClient } from './helpers/db';
+import { runCli } from './helpers/process';
 import { startTestServer, type TestServer } from './helpers/server';
 
 // Every organization may store 60 rows and 40,000 bytes of episodes, segments and facts.
@@ -163,6 +164,21 @@ describe('storage quotas', () => {
     expect((await gql(s.url, UpsertFactsDocument, facts(3), a.token)).errors).toBeUndefined();
     const { quotaRows, quotaBytes, total } = (await gqlOk(s.url, StorageUsageDocument, {}, a.token)).storageUsage;
     expect({ quotaRows, quotaBytes, rows: total.rows }).toEqual({ quotaRows: 100, quotaBytes: QUOTA_BYTES, rows: QUOTA_ROWS + 1 });
+  });
+
+  it('are set for one organization by the CLI (set-quota), which answers the quotas and the usage', async () => {
+    const a = await s.createOrg('quota-cli');
+    const b = await s.createOrg('quota-cli-other');
+    const r = await runCli(['set-quota', '--org', 'QUOTA-CLI', '--bytes', '100'], { DATABASE_URL: s.dbUrl, MIGRATE_ON_START: 'false' });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ orgId: a.orgId, quotaRows: QUOTA_ROWS, quotaBytes: 100, usage: { rows: 0, bytes: 0 } });
+    const refused = await gql(s.url, RecordEpisodeDocument, episode('agent-cli', 'x'.repeat(100)), a.token);
+    // the episode row fits; its segment does not (usage counts the episode its transaction wrote, all rolled back)
+    const ext = refused.errors?.[0]?.extensions;
+    expect(ext).toMatchObject({ code: 'QUOTA_EXCEEDED', resource: 'bytes', quota: 100, table: 'episode_segments' });
+    expect((ext!.usage as number) + (ext!.requested as number)).toBeGreaterThan(100);
+    expect((await counted(a.orgId)).total).toEqual({ rows: 0, bytes: 0 });
+    expect((await gql(s.url, RecordEpisodeDocument, episode('agent-cli', 'x'.repeat(100)), b.token)).errors).toBeUndefined();
   });
 
   it('report the usage of the largest organizations on /metrics, by id, and the rest as other', async () => {

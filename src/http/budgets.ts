@@ -78,8 +78,9 @@ interface Rates {
 
 /**
  * Budgets over time, per API key (by its role) and per organization (all its keys together):
- * requests, cost points and request bytes per window, counted in Redis when a client is given so that every
- * instance shares them (in memory otherwise, and as the fallback while Redis cannot answer), and
+ * requests, cost points and request bytes per window, counted in Redis when a client is given so
+ * that every instance shares them (in memory otherwise, and as the fallback while Redis cannot
+ * answer), and
  * requests running at once, counted per instance (it guards this instance's database pool and
  * event loop) with a bounded line of waiting requests.
  * A key is charged first and its organization only when the key is within its own budget, so a

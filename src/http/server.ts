@@ -53,7 +53,6 @@ function errorBody(status: number, code: string, message: string) {
   return { status, body: { errors: [{ message, extensions: { code, requestId: scope?.requestId } }] } };
 }
 
-/** A JSON answer, as Express's `res.json` writes it. */
 /** The bytes of a request's body that Express read: its declared length, else (chunked) the parsed body's size. */
 function requestBytes(req: Request): number {
   const declared = Number(req.headers['content-length']);
@@ -61,6 +60,7 @@ function requestBytes(req: Request): number {
   return req.body === undefined ? 0 : Buffer.byteLength(JSON.stringify(req.body));
 }
 
+/** A JSON answer, as Express's `res.json` writes it. */
 function sendJson(res: ServerResponse, status: number, body: unknown): void {
   const text = JSON.stringify(body);
   res.statusCode = status;

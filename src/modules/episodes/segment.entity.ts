@@ -21,4 +21,15 @@ export class Segment extends OrgOwned {
 
   @Property({ type: 'integer' })
   tokenEstimate!: number;
+
+  /**
+   * The distinct lower-cased words of a text longer than `INLINE_TEXT_BYTES` (null for a shorter
+   * one), so memoryContext ranks long turns without reading them (see docs/algorithms.md).
+   */
+  @Property({ columnType: 'tsvector', nullable: true, lazy: true, hidden: true })
+  terms?: string | null;
+
+  /** how many distinct words `terms` holds, kept by PostgreSQL: ranking reads it without the lexemes */
+  @Property({ type: 'integer', nullable: true, generated: '(length(terms)) stored', lazy: true, hidden: true })
+  termCount?: number | null;
 }

@@ -13,12 +13,14 @@ export interface WideOverlaps {
   inter: Int32Array;
 }
 
-// V8 heap measured on Node 20 (process.memoryUsage after gc, lists held by the cache), see docs/design.md:
-// a list with its cache slot and key, an entry with its Date and episode id, a string header, a map slot
-const LIST_BYTES = 2_300;
-const ENTRY_BYTES = 420;
+// V8 heap fitted on Node 20 (heapUsed + arrayBuffers after gc, lists held by the cache; docs/design.md):
+// an empty list with its typed arrays, cache slot and key; an entry with its Date; a string header; a
+// word's map slot; one candidate's place in a word's postings
+const LIST_BYTES = 2_500;
+const ENTRY_BYTES = 280;
 const STRING_BYTES = 24;
 const MAP_SLOT_BYTES = 48;
+const POSTING_BYTES = 20;
 
 /** Heap bytes of a string: one byte per character when all are Latin-1, else two. */
 export const stringBytes = (s: string) => STRING_BYTES + (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.length;
@@ -70,7 +72,7 @@ export class CandidateList implements Prepared {
         }
       wordSlots.push(slots);
       this.sizes[i] = slots.length;
-      bytes += ENTRY_BYTES + stringBytes(id) + (content === null ? 0 : stringBytes(content)) + 8 * slots.length;
+      bytes += ENTRY_BYTES + stringBytes(id) + (content === null ? 0 : stringBytes(content)) + POSTING_BYTES * slots.length;
       if (!shared.has(episodeId)) bytes += stringBytes(episodeId);
       return Object.assign(new MemoryEntry(), {
         id,

@@ -33,7 +33,11 @@ function measure(lists: number, perList: number, chars: number | null) {
   const org = cache.start(ORG, { xmin: '1', changes: [] })!;
   const before = heap();
   for (let j = 0; j < lists; j++)
-    cache.put(org, { orgId: ORG, agentId: `agent-${j}`, sessionId: null, maxCandidates: 2000 }, new CandidateList(rows(rnd, perList, chars)));
+    cache.put(
+      org,
+      { orgId: ORG, agentId: `agent-${j}`, sessionId: null, maxCandidates: 2000 },
+      new CandidateList(rows(rnd, perList, chars)),
+    );
   const kept = heap() - before;
   expect(cache.size).toBe(lists);
   return cache.bytes / kept;
@@ -45,7 +49,7 @@ describe('candidate cache accounting', () => {
     ['lists of 20 short texts', 500, 20, 60],
     ['lists of 500 texts of 470 characters', 8, 500, 470],
     ['lists of 2,000 long segments (no text read)', 8, 2000, null],
-  ] as const)('counts within 25%% of what %s keep on the heap', (_, lists, perList, chars) => {
+  ] as const)('counts within a quarter of what %s keep on the heap', (_, lists, perList, chars) => {
     const ratio = measure(lists, perList, chars);
     expect(ratio).toBeGreaterThan(0.75);
     expect(ratio).toBeLessThan(1.25);

@@ -37,7 +37,8 @@ class Migration20261127140941_segment_terms extends Migration {
     this.addSql(`drop trigger if exists "episode_segments_terms" on "episode_segments";`);
     this.addSql(`drop function if exists fill_segment_terms();`);
     this.addSql(`drop function if exists segment_terms(text);`);
-    this.addSql(`alter table "episode_segments" drop column "terms", drop column "term_count";`);
+    this.addSql(`alter table "episode_segments" drop column "term_count";`);
+    this.addSql(`alter table "episode_segments" drop column "terms";`);
   }
 
 }

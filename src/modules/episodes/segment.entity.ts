@@ -23,8 +23,9 @@ export class Segment extends OrgOwned {
   tokenEstimate!: number;
 
   /**
-   * The distinct lower-cased words of a text longer than `INLINE_TEXT_BYTES` (null for a shorter
-   * one), so memoryContext ranks long turns without reading them (see docs/algorithms.md).
+   * The distinct lower-cased words of a text longer than `INLINE_TEXT_BYTES`, so memoryContext ranks
+   * long turns without reading them; null for a shorter text and for a non-ASCII one written by SQL,
+   * which are read whole (see docs/algorithms.md).
    */
   @Property({ columnType: 'tsvector', nullable: true, lazy: true, hidden: true })
   terms?: string | null;

@@ -19,7 +19,7 @@ function candidatesOf(k: CandidateKey): RawBuilder<string | CandidateRow[]> {
          FROM episodes e JOIN episode_segments g ON g.org_id = e.org_id AND g.episode_id = e.id
         WHERE e.org_id = ${k.orgId} AND e.agent_id = ${k.agentId} ${session})
      SELECT coalesce(json_agg(json_build_array(c.id, c.episode_id, c.role,
-                                               CASE WHEN c.inline THEN (SELECT t.content FROM episode_segments t WHERE t.id = c.id) END,
+                                               CASE WHEN c.inline THEN (SELECT t.content FROM episode_segments t WHERE t.org_id = ${k.orgId} AND t.id = c.id) END,
                                                c.created_at::text, c.token_estimate)
                               ORDER BY c.created_at, c.episode_created_at, c.seq), '[]'::json)
        FROM ((SELECT * FROM s ORDER BY created_at, episode_created_at, seq LIMIT 3)

@@ -270,7 +270,8 @@ export function rawHandlers(pool: pg.Pool, count: (n: number) => void): Record<s
         id,
         episodeId,
         role,
-        content,
+        // the bench's segments are all short, so every text is read with the candidates
+        content: content ?? '',
         createdAt: iso(createdAt),
         tokenEstimate: Number(tokenEstimate),
       }));

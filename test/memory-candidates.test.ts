@@ -47,7 +47,7 @@ describe('candidate lists with their words indexed once', () => {
     expect(list.entries[0].createdAt.toISOString()).toBe('2026-01-01T10:00:00.123Z');
     expect(list.entries[1].episodeId).toBe(list.entries[0].episodeId);
     expect([...list.tokens, list.least]).toEqual([row[5], row[5], row[5]]);
-    expect(list.bytes).toBeGreaterThan(2 * row[3].length);
+    expect(list.bytes).toBeGreaterThan(2 * row[3]!.length);
   });
 });
 

@@ -70,6 +70,8 @@ const SCALARS: Record<string, string> = {
   json: 'Json',
   jsonb: 'Json',
   bytea: 'Buffer',
+  // its text form (lexemes quoted)
+  tsvector: 'string',
 };
 
 function columnType(c: ColumnInfo): string {

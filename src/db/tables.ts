@@ -87,6 +87,8 @@ export interface EpisodeSegmentsTable {
   role: string;
   content: string;
   token_estimate: number;
+  terms: string | null;
+  term_count: number | null;
 }
 
 export interface EpisodesTable {

@@ -8,6 +8,8 @@ export interface TcpProxy {
   /** accepts connections again on the same port, as the database coming back */
   restore(): Promise<void>;
   close(): Promise<void>;
+  /** bytes relayed from the database to its clients since the proxy started */
+  readonly received: number;
 }
 
 /** A TCP relay in front of the server of a `postgres://` URL: a real network path that a test can cut. */
@@ -16,6 +18,7 @@ export async function tcpProxy(url: string): Promise<TcpProxy> {
   const sockets = new Set<Socket>();
   let server: Server | null = null;
   let port = 0;
+  let received = 0;
   const listen = () =>
     new Promise<void>((resolve, reject) => {
       server = createServer((client) => {
@@ -28,6 +31,7 @@ export async function tcpProxy(url: string): Promise<TcpProxy> {
             upstream.destroy();
           });
         }
+        upstream.on('data', (chunk: Buffer) => (received += chunk.length));
         client.pipe(upstream).pipe(client);
       });
       server.once('error', reject);
@@ -47,5 +51,13 @@ export async function tcpProxy(url: string): Promise<TcpProxy> {
   const proxied = new URL(url);
   proxied.hostname = '127.0.0.1';
   proxied.port = String(port);
-  return { url: proxied.toString(), cut: stop, restore: listen, close: stop };
+  return {
+    url: proxied.toString(),
+    cut: stop,
+    restore: listen,
+    close: stop,
+    get received() {
+      return received;
+    },
+  };
 }

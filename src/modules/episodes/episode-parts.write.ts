@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { rows, sql } from '../../db/typed-sql';
+import { segmentTerms } from '../shared';
 import type { OutputRow, SegmentRow } from './episodes.validate';
 
 /** The rows of a JSON array as a set `x` with their 1-based position `ord`, columns as `definitions` declares them. */
@@ -9,7 +10,11 @@ const recordsOf = <R>(json: string, definitions: string, columns: string) =>
     raw`x(${raw.raw(columns)}, ord)`,
   );
 
-/** Inserts an episode's checked turns in one statement, numbered from `firstSeq`; a turn without a time gets `defaultAt`. */
+/**
+ * Inserts an episode's checked turns in one statement, numbered from `firstSeq`; a turn without a
+ * time gets `defaultAt`. A long turn is stored with its distinct words (`terms`), which is all
+ * memoryContext reads of it until it is chosen.
+ */
 export async function insertSegments(
   tx: EntityManager,
   orgId: string,
@@ -19,10 +24,10 @@ export async function insertSegments(
   defaultAt: Date,
 ): Promise<void> {
   if (segments.length === 0) return;
-  const x = recordsOf<SegmentRow>(
-    JSON.stringify(segments),
-    'role text, content text, token_estimate int, created_at timestamptz',
-    'role, content, token_estimate, created_at',
+  const x = recordsOf<SegmentRow & { terms: string[] | null }>(
+    JSON.stringify(segments.map((s) => ({ ...s, terms: segmentTerms(s.content) }))),
+    'role text, content text, token_estimate int, created_at timestamptz, terms text[]',
+    'role, content, token_estimate, created_at, terms',
   );
   const source = sql
     .selectFrom(x)
@@ -35,8 +40,9 @@ export async function insertSegments(
       'x.content',
       'x.token_estimate',
       raw<string>`coalesce(x.created_at, ${defaultAt.toISOString()}::timestamptz)`.as('created_at'),
+      raw<string | null>`array_to_tsvector(x.terms)`.as('terms'),
     ]);
-  const columns = ['id', 'org_id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at'] as const;
+  const columns = ['id', 'org_id', 'episode_id', 'seq', 'role', 'content', 'token_estimate', 'created_at', 'terms'] as const;
   await rows(tx, sql.insertInto('episode_segments').columns(columns).expression(source));
 }
 

@@ -126,6 +126,23 @@ export class CandidateCache {
     }
   }
 
+  /** Counts bytes a cached list grew by (texts read into it), evicting as `put` does; a list grown past the limit is dropped. */
+  grew(k: CandidateKey, list: CandidateList, bytes: number): void {
+    const id = keyOf(k);
+    if (bytes === 0 || this.lists.get(id)?.list !== list) return;
+    this.used += bytes;
+    if (list.bytes > this.maxBytes) this.remove(id);
+    for (const [oldest] of this.lists) {
+      if (this.used <= this.maxBytes) break;
+      this.remove(oldest);
+    }
+  }
+
+  /** Drops the cached list of `k` (its segments changed under a request that used it). */
+  drop(k: CandidateKey): void {
+    this.remove(keyOf(k));
+  }
+
   private dropAgent(org: OrgCandidates, agentId: string): void {
     const agents = agentId === ALL ? [...org.keysByAgent.keys()] : [agentId];
     for (const a of agents) for (const id of org.keysByAgent.get(a) ?? []) this.remove(id);

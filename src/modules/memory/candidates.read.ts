@@ -8,15 +8,19 @@ import type { CandidateCache, CandidateKey, CursorRead, OrgCandidates } from './
 
 /**
  * The earliest 3 and the newest `maxCandidates - 3` segments of the agent's episodes (one session if
- * given), chronological, as one JSON array of `CandidateRow`s.
+ * given), chronological, as one JSON array of `CandidateRow`s. Only a short text (one without
+ * `terms`) is read: the candidates are chosen and ordered on small columns alone, and a long text is
+ * read later only if it is selected.
  */
 function candidatesOf(k: CandidateKey): RawBuilder<string | CandidateRow[]> {
   const session = k.sessionId === null ? raw`` : raw`AND e.session_id = ${k.sessionId}`;
   return raw<string | CandidateRow[]>`(WITH s AS (
-       SELECT g.id, g.episode_id, g.role, g.content, g.created_at, g.token_estimate, g.seq, e.created_at AS episode_created_at
+       SELECT g.id, g.episode_id, g.role, g.created_at, g.token_estimate, g.seq, e.created_at AS episode_created_at, g.terms IS NULL AS inline
          FROM episodes e JOIN episode_segments g ON g.org_id = e.org_id AND g.episode_id = e.id
         WHERE e.org_id = ${k.orgId} AND e.agent_id = ${k.agentId} ${session})
-     SELECT coalesce(json_agg(json_build_array(c.id, c.episode_id, c.role, c.content, c.created_at::text, c.token_estimate)
+     SELECT coalesce(json_agg(json_build_array(c.id, c.episode_id, c.role,
+                                               CASE WHEN c.inline THEN (SELECT t.content FROM episode_segments t WHERE t.org_id = ${k.orgId} AND t.id = c.id) END,
+                                               c.created_at::text, c.token_estimate)
                               ORDER BY c.created_at, c.episode_created_at, c.seq), '[]'::json)
        FROM ((SELECT * FROM s ORDER BY created_at, episode_created_at, seq LIMIT 3)
              UNION
@@ -41,11 +45,12 @@ const parsed = <T>(v: string | T): T => (typeof v === 'string' ? (JSON.parse(v) 
 /**
  * The candidate list of an agent, from the cache when the change log shows nothing written to the
  * agent's segments since it was read. Every request runs one statement (the change log check, or
- * the check with the rows), two when a cached list turns out stale.
+ * the check with the rows), two when a cached list turns out stale; `reread` reads the rows anew.
  */
-export async function candidates(em: EntityManager, cache: CandidateCache, k: CandidateKey): Promise<CandidateList> {
+export async function candidates(em: EntityManager, cache: CandidateCache, k: CandidateKey, reread = false): Promise<CandidateList> {
   const org = cache.org(k.orgId);
-  if (org && cache.get(k)) {
+  if (reread) cache.drop(k);
+  else if (org && cache.get(k)) {
     const row = (await firstRow(em, sql.selectFrom(changeRead(k.orgId, org.cursor)).selectAll('l')))!;
     if (cache.attached(k.orgId, org)) cache.advance(org, row);
     const hit = cache.get(k);
@@ -62,7 +67,7 @@ async function read(em: EntityManager, cache: CandidateCache, k: CandidateKey, o
     .select(candidatesOf(k).as('candidates'));
   const row = (await firstRow(em, read))!;
   cache.builds += 1;
-  const list = new CandidateList(parsed(row.candidates));
+  const list = await CandidateList.build(parsed(row.candidates));
   if (!org) {
     const started = cache.start(k.orgId, row);
     if (started) cache.put(started, k, list);

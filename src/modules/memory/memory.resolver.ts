@@ -1,12 +1,28 @@
+import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
 import { memoryContext } from './memory.service';
 import { MemoryContext, MemoryContextInput } from './memory.type';
 
+const MAX_CANDIDATES = 10_000;
+
+/**
+ * One point per candidate it may read (a row of small columns, and a text of at most 512 bytes or a
+ * long segment's stored words ranked in PostgreSQL), plus what it returns: so aliases and repeats
+ * pay for the rows they make the server read, not only for the entries they get back. Above the
+ * largest `maxCandidates` the request is refused by validation instead.
+ */
+export const memoryContextCost: ComplexityEstimator = ({ args, childComplexity }) => {
+  const max = (args.input as { maxCandidates?: number | null } | undefined)?.maxCandidates;
+  return Math.min(typeof max === 'number' && max > 0 ? max : 2000, MAX_CANDIDATES) + childComplexity;
+};
+
 @Resolver()
 export class MemoryResolver {
   @Query(() => MemoryContext, {
-    description: "The best context from an agent's episodes that fits a token budget, by policy (FOVEATED by default).",
+    complexity: memoryContextCost,
+    description:
+      "The best context from an agent's episodes that fits a token budget, by policy (FOVEATED by default). Priced at one complexity point per candidate it may read (`maxCandidates`) plus its selection.",
   })
   memoryContext(
     @Arg('input', () => MemoryContextInput, { description: 'Agent, query, budget and policy.' }) input: MemoryContextInput,

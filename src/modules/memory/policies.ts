@@ -1,3 +1,5 @@
+import { words } from '../shared';
+
 /**
  * Token-budgeted memory selection. Candidates arrive in chronological order; every zone is greedy:
  * walk the ranked candidates and take each one that still fits, skipping (not stopping at) one that
@@ -33,8 +35,7 @@ export function tokensOf(candidates: Memory[]): Pick<Prepared, 'tokens' | 'least
 /** Prepares candidates whose words are split on each selection. */
 const prepare = (candidates: Memory[]): Prepared => ({ ...tokensOf(candidates), relevance: (query) => splitEach(candidates, query) });
 
-/** Python's `set(s.lower().split())`. */
-export const words = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter(Boolean));
+export { words };
 
 /** Jaccard overlap of the words of the query and of the memory. */
 export function jaccard(query: Set<string>, text: string): number {

@@ -8,3 +8,4 @@ export * from './page-info.type';
 export * from './selection';
 export * from './sub-list';
 export * from './prefetch';
+export * from './segment-terms';

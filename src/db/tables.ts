@@ -170,6 +170,7 @@ export interface FactsTable {
   last_used_at: Timestamp | null;
   updated_at: Generated<Timestamp>;
   embedding_norm_sq: number | null;
+  text_tsv: string;
 }
 
 export interface FeedbackTable {

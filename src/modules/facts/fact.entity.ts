@@ -18,6 +18,10 @@ import { FloatArrayType } from '../../db/float-array.type';
   name: 'facts_text_only',
   expression: `create index "facts_text_only" on "facts" ("org_id", "bank_id") where "embedding" is null and "text" <> ''`,
 })
+@Index({
+  name: 'facts_lexical',
+  expression: `create index "facts_lexical" on "facts" using gin ("org_id", "bank_id", "text_tsv")`,
+})
 export class Fact extends OrgOwned {
   @Property({ type: 'text' })
   bankId!: string;
@@ -39,6 +43,16 @@ export class Fact extends OrgOwned {
 
   @Property({ type: 'text', nullable: true })
   value: string | null = null;
+
+  /** the text's stemmed words (English), kept by PostgreSQL: recall's lexical ranking reads them through `facts_lexical` */
+  @Property({
+    type: 'unknown',
+    columnType: 'tsvector',
+    generated: `(to_tsvector('english'::regconfig, text)) stored`,
+    lazy: true,
+    hidden: true,
+  })
+  textTsv?: unknown;
 
   /** SUGGESTED CONFIRMED REJECTED */
   @Property({ type: 'text', default: 'SUGGESTED' })

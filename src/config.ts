@@ -204,7 +204,7 @@ function embeddings(env: Env): EmbeddingSettings {
     apiKey: str(env, 'EMBEDDINGS_API_KEY'),
     model: model ?? 'use-lite-512',
     dimensions: str(env, 'EMBEDDINGS_DIMENSIONS') === null ? null : int(env, 'EMBEDDINGS_DIMENSIONS', 0, 1, 65_536),
-    timeoutMs: int(env, 'EMBEDDINGS_TIMEOUT_MS', 10_000, 100, 600_000),
+    timeoutMs: int(env, 'EMBEDDINGS_TIMEOUT_MS', 30_000, 100, 600_000),
     batchSize: int(env, 'EMBEDDINGS_BATCH_SIZE', 64, 1, 2048),
     workers: int(env, 'EMBEDDINGS_WORKERS', availableParallelism(), 1, 256),
     queue: int(env, 'EMBEDDINGS_QUEUE', 10_000, 1, 10_000_000),

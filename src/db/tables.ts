@@ -171,6 +171,7 @@ export interface FactsTable {
   updated_at: Generated<Timestamp>;
   embedding_norm_sq: number | null;
   text_tsv: string;
+  seq: Generated<BigNumber>;
 }
 
 export interface FeedbackTable {

@@ -18,6 +18,7 @@ import { FloatArrayType } from '../../db/float-array.type';
   name: 'facts_text_only',
   expression: `create index "facts_text_only" on "facts" ("org_id", "bank_id") where "embedding" is null and "text" <> ''`,
 })
+@Index({ name: 'facts_bank_seq', properties: ['orgId', 'bankId', 'seq'] })
 @Index({
   name: 'facts_lexical',
   expression: `create index "facts_lexical" on "facts" using gin ("org_id", "bank_id", "text_tsv")`,
@@ -53,6 +54,10 @@ export class Fact extends OrgOwned {
     hidden: true,
   })
   textTsv?: unknown;
+
+  /** the order facts were written in (a row of one upsertFacts call after the rows before it): recall reads a fact's neighbours by it */
+  @Property({ type: 'bigint', autoincrement: true, lazy: true, hidden: true })
+  seq?: Opt<string>;
 
   /** SUGGESTED CONFIRMED REJECTED */
   @Property({ type: 'text', default: 'SUGGESTED' })

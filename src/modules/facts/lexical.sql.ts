@@ -24,8 +24,9 @@ import { templateRows } from '../../db/typed-sql';
  * of the bank are matched against the common stems as well. In a bank where no stem reaches these
  * bounds the ranking is exact BM25.
  */
-export const K1 = 1.2;
-export const B = 0.75;
+/** BM25's constants, measured on long conversations: turns are short and of similar length, so a low B */
+export const K1 = 0.9;
+export const B = 0.4;
 /** at most this many facts are read per stem (and df counted up to it) */
 export const TERM_CAP = 1000;
 /** a stem in more facts of the table than this (by PostgreSQL's statistics) is not looked up in the index */

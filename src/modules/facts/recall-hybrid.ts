@@ -75,7 +75,11 @@ function hybridStatement(
   const fused = qe
     ? raw`${LEXICAL_SHARE}::float8 * ${norm('w.lexical', 'lmin', 'lmax')} + ${1 - LEXICAL_SHARE}::float8 * ${norm('w.cosine', 'cmin', 'cmax')}`
     : raw`CASE WHEN b.lmax > 0 THEN least(1.0, w.lexical / b.lmax) ELSE 0.0 END`;
-  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq
+  const side = (
+    cmp: '<' | '>=',
+    order: 'DESC' | 'ASC',
+    n: number,
+  ) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq
       FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
      ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
   const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
@@ -121,7 +125,7 @@ function hybridStatement(
        ORDER BY final DESC, r.seq LIMIT ${p.limit})
     SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
            f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.embedding,
-           top.lexical, greatest(0.0::float8, top.cosine) AS semantic, top.relevance, top.use, top.from_context, top.final
+           top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
       FROM top JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = top.id
      ORDER BY top.final DESC, top.seq`;
 }

@@ -1,7 +1,14 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RecallDocument, type RecallInput, type RecallQuery, UpsertFactsDocument } from './generated/graphql';
+import {
+  RecallDocument,
+  RecallEpisodesDocument,
+  type RecallInput,
+  type RecallQuery,
+  RecordEpisodeDocument,
+  UpsertFactsDocument,
+} from './generated/graphql';
 import { codeOf, fieldOf, gql, gqlOk, wsClient, wsOnce } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -220,12 +227,25 @@ describe('recall with the server’s query embedding (provider openai on a loopb
       ).toEqual([car, fence].sort());
       expect(hybrid.find((x) => x.fact.id === car)!.semanticScore).toBeGreaterThan(0.9);
 
+      // recallEpisodes: the episodes' vectors were made on write, the query's now; relevance is their cosine
+      for (const title of ['Took the automobile to the shop', 'Baked pizza']) {
+        await gqlOk(t.url, RecordEpisodeDocument, { input: { agentId: 'r', title } }, org.token);
+      }
+      const episodes = (await gqlOk(t.url, RecallEpisodesDocument, { agentId: 'r', query: 'my car' }, org.token)).recallEpisodes;
+      expect(episodes.map((e) => [e.episode.title, Math.round(e.relevance * 1000) / 1000])).toEqual([
+        ['Took the automobile to the shop', 1],
+        ['Baked pizza', 0.002],
+      ]);
+
       fake.failing = true;
       for (const strategy of [undefined, 'HYBRID', 'SEMANTIC'] as const) {
         const r = await recall(t, org.token, { bankId: 'agent', query: 'garden repair', strategy });
         expect(r[0].fact.id).toBe(fence);
         expect(r.map((x) => x.strategyUsed)).toEqual(r.map(() => 'LEXICAL'));
       }
+      // episodes by their words then (pg_trgm word similarity)
+      const byWords = (await gqlOk(t.url, RecallEpisodesDocument, { agentId: 'r', query: 'pizza' }, org.token)).recallEpisodes;
+      expect(byWords[0].episode.title).toBe('Baked pizza');
     } finally {
       await t.close();
       await fake.close();

@@ -52,17 +52,23 @@ function hybridStatement(
   stats: { n: number; avgLen: number; common: CommonStems },
   qe: number[] | null,
   semanticIds: string[] | null,
+  model: string | null,
 ): RawBuilder<Ranked> {
   const depth = fusionDepth(p.limit);
   const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
   const filters = factFilters(scope);
   const qnorm = normalizeQuery(p.query);
   const cosOf = (alias: string) => (qe ? cosineWith(`${alias}.embedding`, `${alias}.embedding_norm_sq`, qe) : raw<number>`NULL::float8`);
+  // a vector the server made is compared with the vectors of the same model only
+  const hasVector = (alias: string) =>
+    model === null
+      ? raw`${raw.ref(`${alias}.embedding`)} IS NOT NULL`
+      : raw`(${raw.ref(`${alias}.embedding`)} IS NOT NULL AND ${raw.ref(`${alias}.embedding_model`)} = ${model}::text)`;
   const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
   const sem = qe
     ? raw`, sem AS MATERIALIZED (
         SELECT f.id FROM facts f
-         WHERE ${filters} AND f.embedding IS NOT NULL ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
+         WHERE ${filters} AND ${hasVector('f')} ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
          ORDER BY ${cosOf('f')} DESC, f.id LIMIT ${depth})`
     : raw``;
   const contextSim = qe
@@ -79,7 +85,7 @@ function hybridStatement(
     cmp: '<' | '>=',
     order: 'DESC' | 'ASC',
     n: number,
-  ) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq
+  ) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq, f.embedding_model
       FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
      ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
   const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
@@ -91,7 +97,7 @@ function hybridStatement(
       SELECT DISTINCT ON (n.id) n.* FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
     w AS MATERIALIZED (
       SELECT a.id, a.seq, a.kind, a.status, a.id IN (SELECT id FROM u) AS in_u,
-             ${lexicalScoreOf('a', stats)} AS lexical, ${qe ? raw`CASE WHEN a.embedding IS NOT NULL THEN ${cosOf('a')} END` : raw`NULL::float8`} AS cosine
+             ${lexicalScoreOf('a', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('a')} THEN ${cosOf('a')} END` : raw`NULL::float8`} AS cosine
         FROM around a),
     b AS (
       SELECT min(lexical) FILTER (WHERE in_u) AS lmin, max(lexical) FILTER (WHERE in_u) AS lmax,
@@ -137,9 +143,10 @@ export async function recallHybrid(
   p: Params,
   qe: number[] | null,
   semanticIds: string[] | null,
+  model: string | null = null,
 ): Promise<RecalledFact[]> {
   const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
-  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds));
+  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds, model));
   const now = new Date();
   const strategyUsed = qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL;
   return rows.map((r) => ({
@@ -161,7 +168,8 @@ export function hybridQuery(
   stats: { n: number; avgLen: number; common: CommonStems },
   qe: number[] | null,
   semanticIds: string[] | null,
+  model: string | null = null,
 ): [string, unknown[]] {
-  const { text, params } = toDriverText({ compile: () => hybridStatement(p, orgId, stats, qe, semanticIds).compile(sql) });
+  const { text, params } = toDriverText({ compile: () => hybridStatement(p, orgId, stats, qe, semanticIds, model).compile(sql) });
   return [text, params];
 }

@@ -28,7 +28,7 @@ import { templateRows } from '../../db/typed-sql';
 export const K1 = 0.9;
 export const B = 0.4;
 /** at most this many facts are read per stem (and df counted up to it) */
-export const TERM_CAP = 1000;
+export const TERM_CAP = 500;
 /** a stem in more facts of the table than this (by PostgreSQL's statistics) is not looked up in the index */
 export const COMMON_POSTINGS = 5000;
 /** how many of the bank's newest facts are matched against the common stems when the rarer ones find too few */

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type RawBuilder } from 'kysely';
-import { sql, templateRows, toDriverText } from '../../db/typed-sql';
+import { templateRows } from '../../db/typed-sql';
 import type { FactRow } from './fact.rows';
 import { factFromRow } from './fact.rows';
 import { bankStats, type CommonStems, commonStems } from './bank-stats';
@@ -12,11 +12,11 @@ import { normalizeQuery } from './usefulness';
 import { CONTEXT_MATCH_SQL, cosineWith, usefulnessNowOf } from './usefulness.sql';
 
 /** The lexical score's share in the fused score F (the embedding's is the rest). */
-export const LEXICAL_SHARE = 0.65;
+const LEXICAL_SHARE = 0.65;
 /** Each list (lexical, semantic) brings at least this many candidates to the fusion, and at least `limit`. */
-export const FUSION_CANDIDATES = 50;
+const FUSION_CANDIDATES = 50;
 /** What the best neighbour at distance 1 and at distance 2 adds to a fact's score: HYBRID, and LEXICAL. */
-export const NEIGHBOURS = { hybrid: [0.6, 0.3], lexical: [0.7, 0.25] } as const;
+const NEIGHBOURS = { hybrid: [0.6, 0.3], lexical: [0.7, 0.25] } as const;
 
 export const fusionDepth = (limit: number) => Math.max(limit, FUSION_CANDIDATES);
 
@@ -159,17 +159,4 @@ export async function recallHybrid(
     usefulnessSource: r.from_context ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
     finalScore: Number(r.final),
   }));
-}
-
-/** `hybridStatement` as text with `?` placeholders and its bindings (for measurements). */
-export function hybridQuery(
-  orgId: string,
-  p: Params,
-  stats: { n: number; avgLen: number; common: CommonStems },
-  qe: number[] | null,
-  semanticIds: string[] | null,
-  model: string | null = null,
-): [string, unknown[]] {
-  const { text, params } = toDriverText({ compile: () => hybridStatement(p, orgId, stats, qe, semanticIds, model).compile(sql) });
-  return [text, params];
 }

@@ -36,3 +36,4 @@ export function createEmbedder(settings: EmbeddingSettings, log: Logger): Embedd
 /** The embedder's metrics, for a server's /metrics registry. */
 export const embeddingMetrics = (embedder: Embedder): EmbeddingMetrics => metricsOf.get(embedder) ?? new EmbeddingMetrics();
 export { type StoredVector, vectorsFor } from './vectors-for';
+export { episodeText, type ReembedProgress, Reembedder } from './reembed';

@@ -1,7 +1,7 @@
 import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gqlOk } from './helpers/client';
+import { gqlOk, wsClient, wsOnce } from './helpers/client';
 import { cloneDatabase, sqlClient } from './helpers/db';
 import { startTestServer, type TestServer } from './helpers/server';
 
@@ -122,7 +122,9 @@ describe('re-embedding after a model change', () => {
 
   it('keeps the old vectors while the new ones are incomplete, resumes after a failure, then swaps them in for the whole organization', async () => {
     // the boot run embeds org a's first batch of 64, then the endpoint fails
-    await waitFor(() => textsSent >= 64);
+    await waitFor(() => textsSent >= 64).catch((err: Error) => {
+      throw new Error(`${err.message}: ${JSON.stringify(s.logs.filter((l) => /embed/.test(String(l.msg))))}`);
+    });
     await waitFor(() => !s.app.reembedder.progress.running);
     const midway = await state(a.orgId);
     expect(midway.dimension).toBe(3);
@@ -137,6 +139,13 @@ describe('re-embedding after a model change', () => {
       a.token,
     );
     expect(r.recall).toHaveLength(1);
+    const STATUS = '{ embeddingStatus { provider model dimension pendingVectors } }';
+    expect((await gqlOk<{ embeddingStatus: unknown }, unknown>(s.url, STATUS, {}, a.token)).embeddingStatus).toEqual({
+      provider: 'openai',
+      model: NEW,
+      dimension: DIM,
+      pendingVectors: 102,
+    });
 
     answerLimit = Infinity;
     const sentBefore = textsSent;
@@ -160,6 +169,18 @@ describe('re-embedding after a model change', () => {
     expect(s.app.reembedder.progress.remaining).toEqual({ facts: 1, fact_query_contexts: 0, episodes: 0 });
     const metrics = await (await fetch(s.url.replace('/graphql', '/metrics'))).text();
     expect(metrics).toContain('embeddings_reembed_remaining{table="facts"} 1');
+    // each organization sees its own count only, over HTTP and WebSocket
+    expect(
+      (await gqlOk<{ embeddingStatus: { pendingVectors: number } }, unknown>(s.url, STATUS, {}, a.token)).embeddingStatus.pendingVectors,
+    ).toBe(0);
+    const ws = wsClient(s.wsUrl, b.token);
+    try {
+      expect(
+        (await wsOnce<{ embeddingStatus: { pendingVectors: number } }, unknown>(ws, STATUS, {})).data?.embeddingStatus.pendingVectors,
+      ).toBe(1);
+    } finally {
+      await ws.dispose();
+    }
   });
 
   it('leaves an organization whose client vectors have another dimension as it was', async () => {

@@ -6,6 +6,7 @@ import { LocalBackend } from './local';
 import { EmbeddingMetrics } from './metrics';
 import { noneEmbedder } from './none';
 import { OpenAiBackend } from './openai';
+import { EmbeddingStatusResolver } from './status.resolver';
 
 export { CLIENT_MODEL_ID, type Embedder, type EmbeddingPurpose } from './embedder';
 export { LOCAL_MODEL_ID } from './local';
@@ -37,3 +38,6 @@ export function createEmbedder(settings: EmbeddingSettings, log: Logger): Embedd
 export const embeddingMetrics = (embedder: Embedder): EmbeddingMetrics => metricsOf.get(embedder) ?? new EmbeddingMetrics();
 export { type StoredVector, vectorsFor } from './vectors-for';
 export { episodeText, type ReembedProgress, Reembedder } from './reembed';
+
+/** The GraphQL resolvers of the module. */
+export const embeddingResolvers = [EmbeddingStatusResolver];

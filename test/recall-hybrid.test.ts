@@ -76,6 +76,14 @@ describe('recall LEXICAL', () => {
     // kinds and statuses filter as with every strategy; stop words alone match nothing
     expect(await recall(s, org.token, { bankId: 'agent', query: 'running', strategy: 'LEXICAL', kinds: ['none'] })).toEqual([]);
     expect(await recall(s, org.token, { bankId: 'agent', query: 'the of a', strategy: 'LEXICAL' })).toEqual([]);
+    // text-search syntax in a question is plain text
+    const odd = await recall(s, org.token, { bankId: 'agent', query: `it's "runs:*" & | ! \\ o'neil (running`, strategy: 'LEXICAL' });
+    expect(
+      odd
+        .map((x) => x.fact.id)
+        .slice(0, 2)
+        .sort(),
+    ).toEqual([runs, shoes].sort());
   });
 
   it('is what HYBRID does without a query vector when the server makes none (provider none)', async () => {

@@ -8,6 +8,7 @@ import { usePreparedStatements } from './db/named-statements';
 import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
+import { createEmbedder, type Embedder, embeddingMetrics, Reembedder } from './modules/embeddings';
 import { FactIndex } from './modules/facts';
 import { CandidateCache } from './modules/memory';
 import { ensureFirstOrganization, type FirstStart, KeyCache } from './modules/orgs';
@@ -64,6 +65,10 @@ export interface App {
   factIndex: FactIndex | null;
   /** memoryContext's cached candidate lists */
   memoryCache: CandidateCache;
+  /** the server's embedder (provider 'none': disabled) */
+  embedder: Embedder;
+  /** the background re-embedding after a model change, with its progress */
+  reembedder: Reembedder;
   /** drain traffic, then close the bus and the database; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -72,6 +77,7 @@ export interface App {
 export async function startApp(config: Config, log: Logger, opts: { onQuery?: (sql: string) => void } = {}): Promise<App> {
   const db = await openDatabase(config, log, { migrate: config.migrateOnStart, onQuery: opts.onQuery });
   const bus = createEventBus(config.redisUrl);
+  let embedder: Embedder | null = null;
   try {
     // the storage quota triggers read the configured defaults from the database
     await writeDefaultQuotas(db.orm.em.fork(), config.quotas);
@@ -83,13 +89,33 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
     const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log) : null;
     const memoryCache = new CandidateCache(config.memoryCacheMaxMb * 1024 * 1024);
     const keyCache = new KeyCache(config.keyCacheTtlMs);
-    const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex, memoryCache, keyCache }, config.port, config.host);
+    embedder = createEmbedder(config.embeddings, log);
+    const server = await startHttpServer(
+      { config, orm: db.orm, bus, log, factIndex, memoryCache, keyCache, embedder },
+      config.port,
+      config.host,
+    );
     // the change log that in-process caches read is kept for an hour
     const pruning = setInterval(
       () => void pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')),
       5 * 60_000,
     );
     pruning.unref();
+    // vectors of another model than the server's are embedded again in the background (README: Embeddings)
+    const reembedder = new Reembedder(db.orm.config.get('clientUrl'), embedder, embeddingMetrics(embedder), log);
+    let retry: NodeJS.Timeout | undefined;
+    const reembed = (): Promise<void> =>
+      reembedder.run().then(
+        (ran) => {
+          // another instance holds the lock: look again later, in case it stops before the end
+          if (!ran) retry = setTimeout(() => void (reembedding = reembed()), 5 * 60_000).unref();
+        },
+        (err: unknown) => {
+          log.warn({ err }, 're-embedding failed; it resumes in a minute');
+          retry = setTimeout(() => void (reembedding = reembed()), 60_000).unref();
+        },
+      );
+    let reembedding = reembed();
     let stopping: Promise<void> | null = null;
     return {
       server,
@@ -98,14 +124,20 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       firstStart,
       factIndex,
       memoryCache,
+      embedder,
+      reembedder,
       // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);
       // failures are logged, and the drain still ends
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(pruning);
+          clearTimeout(retry);
+          reembedder.stop();
           for (const [step, run] of [
             ['server', () => server.stop()],
             ['event bus', () => bus.close()],
+            ['re-embedding', () => reembedding],
+            ['embedder', () => embedder!.close()],
             ['database', () => db.close()],
           ] as const) {
             try {
@@ -117,6 +149,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
         })()),
     };
   } catch (err) {
+    await embedder?.close();
     await bus.close();
     await db.close();
     throw err;

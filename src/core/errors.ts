@@ -10,6 +10,7 @@ export type ErrorCode =
   | 'QUOTA_EXCEEDED'
   | 'RESPONSE_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE'
+  | 'EMBEDDINGS_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {

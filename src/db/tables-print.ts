@@ -70,7 +70,7 @@ const SCALARS: Record<string, string> = {
   json: 'Json',
   jsonb: 'Json',
   bytea: 'Buffer',
-  // its text form (lexemes quoted)
+  // a tsvector reads as PostgreSQL's text form ('word':1 'other':2)
   tsvector: 'string',
 };
 

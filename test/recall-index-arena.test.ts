@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config';
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { ArenaFull, CodeArena, PAGE } from '../src/modules/facts/vectors/arena';
 import { BankVectors, type IndexRow } from '../src/modules/facts/vectors/bank-vectors';
@@ -154,5 +155,11 @@ describe('the shared arena of the recall index', () => {
       alone.asking = null;
     }
     expect(alone.orgBytes('one')).toBeGreaterThan(0.5 * 256 * 1024);
+  });
+
+  it('reads RECALL_INDEX_ORG_SHARE as a percent from 1 to 100, 50 by default, and names it when it is not', () => {
+    expect(loadConfig({}).recallIndexOrgShare).toBe(50);
+    expect(loadConfig({ RECALL_INDEX_ORG_SHARE: '25' }).recallIndexOrgShare).toBe(25);
+    for (const bad of ['0', '101', 'half']) expect(() => loadConfig({ RECALL_INDEX_ORG_SHARE: bad })).toThrow(/RECALL_INDEX_ORG_SHARE/);
   });
 });

@@ -26,7 +26,7 @@ export interface Kernel {
 /** A region of the arena; `at` moves when the arena compacts. */
 export interface Slice {
   at: number;
-  readonly bytes: number;
+  bytes: number;
 }
 
 /** No memory for a slice: the index is full (nothing left to evict) or the engine refused memory. */
@@ -112,6 +112,28 @@ export class CodeArena {
     this.end += bytes;
     this.live += bytes;
     return slice;
+  }
+
+  /**
+   * Resizes the last slice in place when the memory has room or may grow within the budget (no
+   * eviction); false otherwise (the caller then allocates a new slice and copies).
+   */
+  resize(slice: Slice, bytes: number): boolean {
+    if (this.slices.at(-1) !== slice) return false;
+    const end = slice.at + bytes;
+    if (end > this.reserved) {
+      const need = Math.ceil((end - this.reserved) / PAGE) * PAGE;
+      if (need > Math.min(this.budget.room(), this.maxMemory - this.reserved)) return false;
+      try {
+        this.grow(need, bytes);
+      } catch {
+        return false;
+      }
+    }
+    this.live += bytes - slice.bytes;
+    slice.bytes = bytes;
+    this.end = end;
+    return true;
   }
 
   free(slice: Slice): void {

@@ -91,6 +91,13 @@ export class BankVectors {
     return this.scan;
   }
 
+  /** Makes room for `slots` slots, no more (a bank read in chunks grows by each chunk, in place). */
+  reserve(slots: number): void {
+    if (slots <= this.flags.length) return;
+    this.store.ensure(slots, true);
+    this.grow(this.store.capacity);
+  }
+
   has(id: string): boolean {
     return this.slotOf.has(id);
   }

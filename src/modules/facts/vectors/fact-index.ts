@@ -251,6 +251,7 @@ export class FactIndex {
       this.holdings.asking = { orgId, bankId, bank };
       let tooLarge = false;
       try {
+        bank.reserve(bank.size + rows.length);
         for (const r of rows) bank.put(decoded(r));
         tooLarge = bank.bytes > this.maxBytes;
       } catch (err) {

@@ -85,12 +85,29 @@ export class CodeStore {
     return this.view().uses;
   }
 
-  /** Makes room for `slots` vectors; throws `ArenaFull` (and changes nothing) when the arena has none. */
-  ensure(slots: number): void {
+  /**
+   * Makes room for `slots` vectors (`exact`: no more, for a bank read in chunks); throws
+   * `ArenaFull` (and changes nothing) when the arena has none. The last slice of the arena grows in
+   * place: its codes stay, the per-vector arrays after them move up.
+   */
+  ensure(slots: number, exact = false): void {
     if (slots <= this.capacity) return;
     if (this.released) throw new Error('recall index: a released bank cannot grow');
-    const capacity = align(Math.max(slots, this.capacity * 2, 16));
+    const capacity = align(exact ? slots : Math.max(slots, this.capacity * 2, 16));
     const { at, bytes } = this.layout(capacity);
+    if (this.slice && this.arena.resize(this.slice, bytes)) {
+      const all = new Uint8Array(this.arena.buffer);
+      const base = this.slice.at;
+      const n = this.capacity * 4;
+      // highest first: each array moves up past where the ones after it were
+      all.copyWithin(base + at.uses, base + this.at.uses, base + this.at.uses + n);
+      all.copyWithin(base + at.errs, base + this.at.errs, base + this.at.errs + n);
+      all.copyWithin(base + at.scales, base + this.at.scales, base + this.at.scales + n);
+      this.at = at;
+      this.capacity = capacity;
+      this.views = null;
+      return;
+    }
     const slice = this.arena.alloc(bytes);
     const previous = this.slice;
     // views of the old slice where it is now (the allocation may have moved it)

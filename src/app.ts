@@ -86,7 +86,8 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       adminToken: config.initAdminToken,
       embedded: db.embedded,
     });
-    const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log) : null;
+    const factIndex =
+      config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log, config.recallIndexOrgShare / 100) : null;
     const memoryCache = new CandidateCache(config.memoryCacheMaxMb * 1024 * 1024);
     const keyCache = new KeyCache(config.keyCacheTtlMs);
     embedder = createEmbedder(config.embeddings, log);

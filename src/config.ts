@@ -104,6 +104,8 @@ export interface Config {
   decayLambda: number;
   /** memory for recall's in-process fact vectors, in MiB (0: PostgreSQL ranks every recall alone) */
   recallIndexMaxMb: number;
+  /** percent of RECALL_INDEX_MAX_MB one organization keeps when others want room */
+  recallIndexOrgShare: number;
   /** bytes of string and JSON values one response may carry before it is refused */
   maxResponseBytes: number;
   budgets: BudgetSettings;
@@ -278,6 +280,7 @@ export function loadConfig(env: Env = process.env): Config {
     keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),
     recallIndexMaxMb: int(env, 'RECALL_INDEX_MAX_MB', 1024, 0, 1_048_576),
+    recallIndexOrgShare: int(env, 'RECALL_INDEX_ORG_SHARE', 50, 1, 100),
     maxResponseBytes: int(env, 'MAX_RESPONSE_BYTES', 4 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     budgets: budgets(env),
     quotas: {

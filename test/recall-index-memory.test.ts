@@ -47,14 +47,15 @@ describe('recall index within its memory setting', () => {
   it('evicts the least recently used bank to hold another, and both keep answering as PostgreSQL does', async () => {
     const org = await small.createOrg('evict');
     const random = seededRandom(8);
-    await seed(org.orgId, 'one', 1500, 128, random);
-    await seed(org.orgId, 'two', 1500, 128, random);
+    // each about 0.65 MiB held: one fits in 1 MiB, both do not
+    await seed(org.orgId, 'one', 2000, 128, random);
+    await seed(org.orgId, 'two', 2000, 128, random);
     const q = Array.from({ length: 128 }, () => random() - 0.5);
     for (const bankId of ['one', 'two', 'one', 'two']) {
       const input = { bankId, query: 'q', queryEmbedding: q, limit: 5 };
       expect(await recall(small, org.token, input)).toEqual(await recall(sql, org.token, input));
       expect(small.app.factIndex!.bytes).toBeLessThanOrEqual(1024 * 1024);
-      expect(small.app.factIndex!.vectors).toBe(1500);
+      expect(small.app.factIndex!.vectors).toBe(2000);
     }
   });
 });

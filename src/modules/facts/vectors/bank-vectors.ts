@@ -1,3 +1,4 @@
+import { CodeArena } from './arena';
 import { CodeStore, paddedDimension, quantize } from './kernel';
 
 /** One fact as the index reads it from PostgreSQL (`indexRowsSql`). */
@@ -28,6 +29,11 @@ export interface ContextCodes {
 
 export const LIVE = 1;
 
+const NONE = { u8: new Uint8Array(0), i32: new Int32Array(0), f64: new Float64Array(0) };
+
+/** JavaScript memory of a bank with no fact (measured: its maps, sets, arrays and store). */
+const EMPTY_BANK_BYTES = 1536;
+
 /**
  * The facts of one bank that recall ranks by embedding (with text and an embedding of the
  * organization's dimension), in slots: 8-bit codes of the unit embedding in a `CodeStore`, and per
@@ -41,31 +47,32 @@ export class BankVectors {
   ids: (string | null)[] = [];
   private readonly slotOf = new Map<string, number>();
   private readonly free: number[] = [];
-  flags = new Uint8Array(0);
-  scale = new Float64Array(0);
-  err = new Float64Array(0);
-  kind = new Int32Array(0);
-  status = new Int32Array(0);
-  usefulness = new Float64Array(0);
-  lastSignalMs = new Float64Array(0);
-  useMax = new Float64Array(0);
+  // empty until the first vector (shared empty arrays: a bank with no vector costs little)
+  flags = NONE.u8;
+  scale = NONE.f64;
+  err = NONE.f64;
+  kind = NONE.i32;
+  status = NONE.i32;
+  usefulness = NONE.f64;
+  lastSignalMs = NONE.f64;
+  useMax = NONE.f64;
   contexts: (ContextCodes[] | undefined)[] = [];
   private contextCount = 0;
   /** facts with text but no usable embedding (PostgreSQL ranks them by text similarity) */
   readonly textOnly = new Set<string>();
   /** buffers of one scan, reused (a scan runs without yielding) */
-  private scan = { slots: new Int32Array(0), uppers: new Float64Array(0) };
+  private scan = { slots: NONE.i32, uppers: NONE.f64 };
   /** kind and status dictionaries (codes are indexes) */
   readonly kinds = new Map<string | null, number>();
   readonly statuses = new Map<string, number>();
 
+  /** `arena`: where the codes live (the index's shared arena; a bank of its own by default). */
   constructor(
     readonly dim: number,
-    expected = 16,
+    arena: CodeArena = new CodeArena(),
   ) {
     this.pdim = paddedDimension(dim);
-    this.store = new CodeStore(this.pdim, expected);
-    this.grow(this.store.capacity);
+    this.store = new CodeStore(this.pdim, arena);
   }
 
   /** Slots in use or freed (a scan covers 0..size-1). */
@@ -82,6 +89,13 @@ export class BankVectors {
     if (this.scan.slots.length < this.size)
       this.scan = { slots: new Int32Array(this.flags.length), uppers: new Float64Array(this.flags.length) };
     return this.scan;
+  }
+
+  /** Makes room for `slots` slots, no more (a bank read in chunks grows by each chunk, in place). */
+  reserve(slots: number): void {
+    if (slots <= this.flags.length) return;
+    this.store.ensure(slots, true);
+    this.grow(this.store.capacity);
   }
 
   has(id: string): boolean {
@@ -122,21 +136,22 @@ export class BankVectors {
       if (row.has_text) this.textOnly.add(row.id);
       return;
     }
-    this.textOnly.delete(row.id);
     let slot = this.slotOf.get(row.id);
     if (slot === undefined) {
+      // room first: when the arena has none (ArenaFull), the bank is as it was
+      if (this.free.length === 0 && this.ids.length >= this.flags.length) {
+        this.store.ensure(this.ids.length + 1);
+        this.grow(this.store.capacity);
+      }
       slot = this.free.pop() ?? this.ids.length;
       if (slot === this.ids.length) {
         this.ids.push(null);
         this.contexts.push(undefined);
-        if (slot >= this.flags.length) {
-          this.store.ensure(slot + 1);
-          this.grow(this.store.capacity);
-        }
       }
       this.ids[slot] = row.id;
       this.slotOf.set(row.id, slot);
     }
+    this.textOnly.delete(row.id);
     const q = quantize(row.embedding!, Number(row.norm_sq), this.store.codes, slot * this.pdim, this.pdim);
     this.flags[slot] = LIVE;
     this.scale[slot] = q.scale;
@@ -194,13 +209,24 @@ export class BankVectors {
     this.free.push(slot);
   }
 
+  /** Gives the codes back to the arena: the bank leaves the index and must not be scanned again. */
+  release(): void {
+    this.store.release();
+  }
+
   /**
-   * Memory held, in bytes: the code store, 73 bytes of typed arrays per slot (scan buffers included), about 110 for the id
+   * JavaScript memory held, in bytes: about 1.5 KiB for an empty bank (its maps, sets and arrays,
+   * measured), 73 bytes of typed arrays per slot (scan buffers included), about 110 for the id
    * string and its map entry, and per query context its codes and about 150 bytes of object.
    */
-  get bytes(): number {
+  get heapBytes(): number {
     return (
-      this.store.bytes + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.contextCount * (this.pdim + 150)
+      EMPTY_BANK_BYTES + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.contextCount * (this.pdim + 150)
     );
+  }
+
+  /** Memory held, in bytes: its slice of the arena and its JavaScript memory. */
+  get bytes(): number {
+    return this.store.bytes + this.heapBytes;
   }
 }

@@ -5,13 +5,22 @@ import { ChangeCursor } from '../../../db/change-feed';
 import { firstRow, type Row, rows as runRows, sql } from '../../../db/typed-sql';
 import { dimensionOf } from '../embedding-dimension';
 import { changeRead } from './change-read';
+import { ArenaFull } from './arena';
 import { BankVectors } from './bank-vectors';
+import { Holdings } from './holdings';
 import { BUILD_CHUNK, bankChunk, decoded, indexRows } from './index-rows';
 
 /** More changed facts than this since the last request: the organization's banks are read again. */
 const REBUILD_CHANGES = 20_000;
 /** A bank too large for the memory setting is ranked by PostgreSQL alone, and tried again after this. */
 const RETRY_TOO_LARGE_MS = 10 * 60_000;
+/** A bank the index had no room for (the engine refused memory, or nothing left to evict): tried again after this. */
+const RETRY_NO_ROOM_MS = 60_000;
+/** Banks remembered as too large per organization (the oldest is forgotten first, then tried again). */
+const TOO_LARGE_KEPT = 1000;
+
+/** The index could not hold a bank: no room in the arena, or the engine refused memory. */
+const noRoom = (err: unknown): boolean => err instanceof ArenaFull || err instanceof RangeError;
 
 class OrgVectors {
   readonly banks = new Map<string, BankVectors>();
@@ -55,24 +64,37 @@ export interface Prepared {
  */
 export class FactIndex {
   private readonly orgs = new Map<string, OrgVectors>();
-  /** banks by `orgId/bankId`, least recently used first */
-  private readonly recent = new Map<string, BankVectors>();
+  private readonly holdings: Holdings;
 
+  /** `orgShare`: the fraction of `maxBytes` an organization keeps when others want room (see `Holdings`). */
   constructor(
     private readonly maxBytes: number,
     private readonly log?: Logger,
-  ) {}
+    orgShare = 0.5,
+  ) {
+    this.holdings = new Holdings(maxBytes, orgShare, (orgId, bankId) => {
+      const org = this.orgs.get(orgId);
+      if (org?.banks.delete(bankId)) org.version += 1;
+    });
+  }
 
+  /** Memory accounted: the shared arena as reserved and the banks' JavaScript memory. */
   get bytes(): number {
-    let n = 0;
-    for (const b of this.recent.values()) n += b.bytes;
-    return n;
+    return this.holdings.bytes;
   }
 
   get vectors(): number {
-    let n = 0;
-    for (const b of this.recent.values()) n += b.count;
-    return n;
+    return this.holdings.vectors;
+  }
+
+  /** Banks held (empty ones included). */
+  get banks(): number {
+    return this.holdings.banks;
+  }
+
+  /** Bytes the organization's banks hold. */
+  orgBytes(orgId: string): number {
+    return this.holdings.orgBytes(orgId);
   }
 
   /**
@@ -85,13 +107,8 @@ export class FactIndex {
     const bank = org?.banks.get(bankId);
     if (!org || !bank || !org.cursor || org.cursor.expired || org.active || org.next || org.dimension !== bank.dim) return null;
     const version = org.version;
-    this.touch(`${orgId}/${bankId}`, bank);
+    this.holdings.touch(orgId, bankId);
     return { bank, dimension: org.dimension, cursor: org.cursor, unchanged: () => org.version === version && !org.active };
-  }
-
-  private touch(key: string, bank: BankVectors): void {
-    this.recent.delete(key);
-    this.recent.set(key, bank);
   }
 
   async prepare(em: EntityManager, orgId: string, bankId: string): Promise<Prepared> {
@@ -109,8 +126,9 @@ export class FactIndex {
       o.running = job.done.catch(() => undefined);
     }
     await org.next!.done;
+    // the bank is scanned right after this returns, before any other catch-up can read (and evict)
     const bank = org.banks.get(bankId) ?? null;
-    if (bank) this.touch(`${orgId}/${bankId}`, bank);
+    if (bank) this.holdings.touch(orgId, bankId);
     return { dimension: org.dimension, bank };
   }
 
@@ -157,27 +175,64 @@ export class FactIndex {
     const rows = await runRows(em, indexRows(orgId).where('f.id', '=', raw<string>`any(${ids}::uuid[])`));
     const bankOfRow = new Map(rows.map((r) => [r.id, r.bank_id]));
     for (const [name, bank] of org.banks) for (const id of ids) if (bankOfRow.get(id) !== name) bank.remove(id);
-    for (const r of rows) org.banks.get(r.bank_id)?.put(decoded(r));
+    const touched = new Set<string>();
+    for (const r of rows) {
+      const bank = org.banks.get(r.bank_id);
+      if (!bank) continue;
+      this.holdings.asking = { orgId, bankId: r.bank_id, bank };
+      try {
+        bank.put(decoded(r));
+        touched.add(r.bank_id);
+      } catch (err) {
+        if (!noRoom(err)) throw err;
+        // a bank missing a change cannot answer: PostgreSQL ranks it until it is read again
+        this.log?.warn({ orgId, bankId: r.bank_id, err: String(err) }, 'recall index: no room for a changed bank, ranked by PostgreSQL');
+        this.unhold(orgId, org, r.bank_id, false);
+        this.markTooLarge(org, r.bank_id, RETRY_NO_ROOM_MS);
+      } finally {
+        this.holdings.asking = null;
+      }
+    }
+    for (const bankId of touched) {
+      const bank = org.banks.get(bankId);
+      if (bank) this.holdings.hold(orgId, bankId, bank);
+    }
+    this.holdings.settle();
+  }
+
+  private unhold(orgId: string, org: OrgVectors, bankId: string, later: boolean): void {
+    org.banks.delete(bankId);
+    org.version += 1;
+    this.holdings.forget(orgId, bankId, later);
+  }
+
+  private markTooLarge(org: OrgVectors, bankId: string, ms: number): void {
+    org.tooLarge.delete(bankId);
+    org.tooLarge.set(bankId, Date.now() + ms);
+    if (org.tooLarge.size > TOO_LARGE_KEPT) org.tooLarge.delete(org.tooLarge.keys().next().value!);
   }
 
   private async ensureBank(em: EntityManager, orgId: string, org: OrgVectors, bankId: string): Promise<void> {
-    const key = `${orgId}/${bankId}`;
     const held = org.banks.get(bankId);
     if (held && held.dim === org.dimension) return;
-    if (held) {
-      org.banks.delete(bankId);
-      this.recent.delete(key);
-    }
+    if (held) this.unhold(orgId, org, bankId, true);
     if (org.dimension === null || (org.tooLarge.get(bankId) ?? 0) > Date.now()) return;
     const bank = await this.build(em, orgId, bankId, org.dimension);
-    if (!bank) {
-      org.tooLarge.set(bankId, Date.now() + RETRY_TOO_LARGE_MS);
-      return;
-    }
+    if (!bank) return;
     org.banks.set(bankId, bank);
     org.version += 1;
-    this.recent.set(key, bank);
-    this.evict(key);
+    this.holdings.asking = { orgId, bankId, bank };
+    try {
+      this.holdings.hold(orgId, bankId, bank);
+      if (!this.holdings.settle()) {
+        // it would take memory other organizations hold within their shares
+        this.log?.warn({ orgId, bankId, facts: bank.count }, 'recall index: no room for bank, ranked by PostgreSQL alone');
+        this.unhold(orgId, org, bankId, false);
+        this.markTooLarge(org, bankId, RETRY_NO_ROOM_MS);
+      }
+    } finally {
+      this.holdings.asking = null;
+    }
   }
 
   /**
@@ -187,16 +242,41 @@ export class FactIndex {
    */
   private async build(em: EntityManager, orgId: string, bankId: string, dim: number): Promise<BankVectors | null> {
     const started = Date.now();
-    const bank = new BankVectors(dim);
+    const bank = new BankVectors(dim, this.holdings.arena);
+    const org = this.orgs.get(orgId)!;
     let after: [string, string] | null = null;
     for (;;) {
       const rows: Row<ReturnType<typeof bankChunk>>[] = await runRows(em, bankChunk(orgId, bankId, after));
-      for (const r of rows) bank.put(decoded(r));
-      if (bank.bytes > this.maxBytes) {
+      // room for the bank is made by evicting others (never the bank itself), while it is read
+      this.holdings.asking = { orgId, bankId, bank };
+      let tooLarge = false;
+      try {
+        bank.reserve(bank.size + rows.length);
+        for (const r of rows) bank.put(decoded(r));
+        tooLarge = bank.bytes > this.maxBytes;
+      } catch (err) {
+        if (!noRoom(err)) throw err;
+        // the budget had no room with every other bank evicted: the bank alone passes the setting
+        tooLarge = err instanceof ArenaFull && !err.refused && this.holdings.refusal === 'too large';
+        if (!tooLarge) {
+          bank.release();
+          this.log?.warn(
+            { orgId, bankId, facts: bank.count, err: String(err) },
+            'recall index: no room for bank, ranked by PostgreSQL alone',
+          );
+          this.markTooLarge(org, bankId, RETRY_NO_ROOM_MS);
+          return null;
+        }
+      } finally {
+        this.holdings.asking = null;
+      }
+      if (tooLarge) {
+        bank.release();
         this.log?.warn(
           { orgId, bankId, facts: bank.count, maxMb: Math.round(this.maxBytes / 2 ** 20) },
           'recall index: bank larger than RECALL_INDEX_MAX_MB, ranked by PostgreSQL alone',
         );
+        this.markTooLarge(org, bankId, RETRY_TOO_LARGE_MS);
         return null;
       }
       if (rows.length < BUILD_CHUNK) {
@@ -210,25 +290,9 @@ export class FactIndex {
     }
   }
 
-  /** Evicts least recently used banks (never `keep`) until the memory setting holds. */
-  private evict(keep: string): void {
-    let total = this.bytes;
-    for (const [key, bank] of this.recent) {
-      if (total <= this.maxBytes) return;
-      if (key === keep) continue;
-      const [orgId, bankId] = [key.slice(0, 36), key.slice(37)];
-      const org = this.orgs.get(orgId);
-      if (org) {
-        org.banks.delete(bankId);
-        org.version += 1;
-      }
-      this.recent.delete(key);
-      total -= bank.bytes;
-    }
-  }
-
   private dropBanks(orgId: string, org: OrgVectors): void {
-    for (const name of org.banks.keys()) this.recent.delete(`${orgId}/${name}`);
+    // a recall handed one of these banks may not have scanned it yet: slices are freed on the next turn
+    for (const name of org.banks.keys()) this.holdings.forget(orgId, name, true);
     org.banks.clear();
     org.version += 1;
   }

@@ -1,7 +1,7 @@
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setOrgQuota } from '../src/modules/usage';
-import { RecordEpisodeDocument, StorageUsageDocument, UpsertFactsDocument } from './generated/graphql';
+import { AppendSegmentsDocument, RecordEpisodeDocument, StorageUsageDocument, UpsertFactsDocument } from './generated/graphql';
 import { codeOf, gql, gqlOk, wsClient, wsOnce } from './helpers/client';
 import { sqlClient } from './helpers/db';
 import { runCli } from './helpers/process';
@@ -136,8 +136,15 @@ describe('storage quotas', () => {
     // the other organization writes as much as it likes under its own quota
     const fine = await gql(s.url, RecordEpisodeDocument, episode('agent-o', big), other.token);
     expect(fine.errors).toBeUndefined();
-    // a small write still fits the full organization
-    expect((await gql(s.url, RecordEpisodeDocument, episode('agent-small', 'ok'), full.token)).errors).toBeUndefined();
+    // a small write still fits the full organization; appending a large turn to it does not
+    const small = await gqlOk(s.url, RecordEpisodeDocument, episode('agent-small', 'ok'), full.token);
+    const append = await gql(
+      s.url,
+      AppendSegmentsDocument,
+      { episodeId: small.recordEpisode.id, segments: [{ role: 'user', content: big }] },
+      full.token,
+    );
+    expect(append.errors?.[0]?.extensions).toMatchObject({ code: 'QUOTA_EXCEEDED', resource: 'bytes', table: 'episode_segments' });
     // deleting is always allowed, and makes room
     await db.query(`DELETE FROM episode_segments WHERE org_id = $1 AND seq <= 10`, [full.orgId]);
     expect((await gql(s.url, RecordEpisodeDocument, episode('agent-q', big), full.token)).errors).toBeUndefined();

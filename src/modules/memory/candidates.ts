@@ -23,7 +23,7 @@ const MAP_SLOT_BYTES = 44;
 const POSTING_BYTES = 6;
 
 /** Heap bytes of a string: one byte per character when all are Latin-1, else two. */
-export const stringBytes = (s: string) => STRING_BYTES + (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.length;
+const stringBytes = (s: string) => STRING_BYTES + (/[\u0100-\uffff]/.test(s) ? 2 : 1) * s.length;
 
 /** Rows split into entries and words one at a time, so a large list can be built in slices. */
 class Indexer {

@@ -12,7 +12,7 @@ const MAX_CANDIDATES = 10_000;
  * pay for the rows they make the server read, not only for the entries they get back. Above the
  * largest `maxCandidates` the request is refused by validation instead.
  */
-export const memoryContextCost: ComplexityEstimator = ({ args, childComplexity }) => {
+const memoryContextCost: ComplexityEstimator = ({ args, childComplexity }) => {
   const max = (args.input as { maxCandidates?: number | null } | undefined)?.maxCandidates;
   return Math.min(typeof max === 'number' && max > 0 ? max : 2000, MAX_CANDIDATES) + childComplexity;
 };

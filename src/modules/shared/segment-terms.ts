@@ -11,7 +11,7 @@ export const words = (s: string) => new Set(s.toLowerCase().split(/\s+/).filter(
  * carry their distinct words (`episode_segments.terms`), so choosing among them never reads their
  * text. The SQL function `segment_terms` uses the same bound.
  */
-export const INLINE_TEXT_BYTES = 512;
+const INLINE_TEXT_BYTES = 512;
 
 /** PostgreSQL's longest lexeme. */
 const MAX_LEXEME_BYTES = 2047;
@@ -20,7 +20,7 @@ const MAX_LEXEME_BYTES = 2047;
  * A word as a lexeme: itself, or a space and its SHA-256 when it is longer than a lexeme may be
  * (no word holds a space, so a digest never equals a word).
  */
-export const termOf = (w: string) => (Buffer.byteLength(w) > MAX_LEXEME_BYTES ? ' ' + createHash('sha256').update(w).digest('hex') : w);
+const termOf = (w: string) => (Buffer.byteLength(w) > MAX_LEXEME_BYTES ? ' ' + createHash('sha256').update(w).digest('hex') : w);
 
 /** The lexemes stored for a segment's text: its distinct words, or null for a text read whole. */
 export const segmentTerms = (content: string): string[] | null =>

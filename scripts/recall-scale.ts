@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { openDatabase } from '../src/app';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/core/logger';
-import { createApiKey, createOrganization } from '../src/modules/orgs/orgs.service';
+import { createApiKey, createOrganization } from '../src/modules/orgs';
 import { UNBOUNDED_BUDGETS } from '../bench/unbounded';
 
 const mode = process.argv[2] ?? 'flood';

@@ -5,6 +5,7 @@ import { ArenaFull, CodeArena, PAGE } from '../src/modules/facts/vectors/arena';
 import { BankVectors, type IndexRow } from '../src/modules/facts/vectors/bank-vectors';
 import { candidateIds, type CandidateQuery } from '../src/modules/facts/vectors/candidates';
 import { Holdings } from '../src/modules/facts/vectors/holdings';
+import { buildChunk } from '../src/modules/facts/vectors/index-rows';
 import { seededRandom } from './helpers/random';
 
 const NOW = Date.parse('2026-11-01T00:00:00Z');
@@ -161,5 +162,12 @@ describe('the shared arena of the recall index', () => {
     expect(loadConfig({}).recallIndexOrgShare).toBe(50);
     expect(loadConfig({ RECALL_INDEX_ORG_SHARE: '25' }).recallIndexOrgShare).toBe(25);
     for (const bad of ['0', '101', 'half']) expect(() => loadConfig({ RECALL_INDEX_ORG_SHARE: bad })).toThrow(/RECALL_INDEX_ORG_SHARE/);
+  });
+
+  it('reads large vectors in smaller chunks, so a chunk of embeddings stays near 16 MiB', () => {
+    expect(buildChunk(2)).toBe(20_000);
+    expect(buildChunk(64)).toBe(20_000);
+    expect(buildChunk(512)).toBe(4096);
+    expect(buildChunk(16_384)).toBe(1000);
   });
 });

@@ -8,7 +8,7 @@ import { changeRead } from './change-read';
 import { ArenaFull } from './arena';
 import { BankVectors } from './bank-vectors';
 import { Holdings } from './holdings';
-import { BUILD_CHUNK, bankChunk, decoded, indexRows } from './index-rows';
+import { bankChunk, buildChunk, decoded, indexRows } from './index-rows';
 
 /** More changed facts than this since the last request: the organization's banks are read again. */
 const REBUILD_CHANGES = 20_000;
@@ -245,8 +245,9 @@ export class FactIndex {
     const bank = new BankVectors(dim, this.holdings.arena);
     const org = this.orgs.get(orgId)!;
     let after: [string, string] | null = null;
+    const chunk = buildChunk(dim);
     for (;;) {
-      const rows: Row<ReturnType<typeof bankChunk>>[] = await runRows(em, bankChunk(orgId, bankId, after));
+      const rows: Row<ReturnType<typeof bankChunk>>[] = await runRows(em, bankChunk(orgId, bankId, after, chunk));
       // room for the bank is made by evicting others (never the bank itself), while it is read
       this.holdings.asking = { orgId, bankId, bank };
       let tooLarge = false;
@@ -279,7 +280,7 @@ export class FactIndex {
         this.markTooLarge(org, bankId, RETRY_TOO_LARGE_MS);
         return null;
       }
-      if (rows.length < BUILD_CHUNK) {
+      if (rows.length < chunk) {
         this.log?.info(
           { orgId, bankId, facts: bank.count, ms: Date.now() - started, mb: Math.round(bank.bytes / 2 ** 20) },
           'recall index: bank read',

@@ -27,11 +27,15 @@ export const indexRows = (orgId: string) =>
     ])
     .where('f.org_id', '=', orgId);
 
-/** Rows read per statement while a bank is built. */
-export const BUILD_CHUNK = 20_000;
+/**
+ * Rows read per statement while a bank of `dim` dimensions is built: 20,000, fewer for large
+ * vectors so a chunk's embeddings stay near 16 MiB as read and again as decoded (the heap a read
+ * leaves behind is what the process keeps: 20,000 rows of 512 dimensions would be 160 MB).
+ */
+export const buildChunk = (dim: number): number => Math.max(1000, Math.min(20_000, Math.floor(2 ** 24 / (dim * 8))));
 
 /** A chunk of a bank's facts with text in the order of the `(org_id, created_at, id)` index, after `after` (creation time as text, id). */
-export const bankChunk = (orgId: string, bankId: string, after: [string, string] | null) =>
+export const bankChunk = (orgId: string, bankId: string, after: [string, string] | null, limit: number) =>
   indexRows(orgId)
     .select(raw<string>`f.created_at::text`.as('at'))
     .where('f.bank_id', '=', bankId)
@@ -39,7 +43,7 @@ export const bankChunk = (orgId: string, bankId: string, after: [string, string]
     .$if(after !== null, (q) => q.where(raw<boolean>`(f.created_at, f.id) > (${after![0]}::timestamptz, ${after![1]}::uuid)`))
     .orderBy('f.created_at')
     .orderBy('f.id')
-    .limit(BUILD_CHUNK);
+    .limit(limit);
 
 type StoredRow = Row<ReturnType<typeof indexRows>>;
 

@@ -227,6 +227,35 @@ describe('writes with the openai provider', () => {
     expect(await stored(org.orgId)).toEqual([]);
   });
 
+  it("stores a text without a vector where the server's vectors do not fit the organization's client vectors, as before", async () => {
+    const org = await s.createOrg('openai-client-space');
+    await gql(s.url, UPSERT, { inputs: [{ bankId: 'b', text: 'client', embedding: [1, 2, 3] }] }, org.token);
+    const r = await gql(s.url, UPSERT, { inputs: [{ bankId: 'b', text: 'no vector sent' }] }, org.token);
+    expect(r.errors).toBeUndefined();
+    const record = 'mutation($input: RecordEpisodeInput!) { recordEpisode(input: $input) { id } }';
+    expect(
+      (await gql(s.url, record, { input: { agentId: 'a', title: 'client', embedding: [1, 2, 3] } }, org.token)).errors,
+    ).toBeUndefined();
+    expect((await gql(s.url, record, { input: { agentId: 'a', title: 'no vector sent' } }, org.token)).errors).toBeUndefined();
+    expect((await stored(org.orgId)).map((x) => [x.text, x.embedding?.length ?? null, x.embedding_model])).toEqual([
+      ['client', 3, 'client'],
+      ['no vector sent', null, null],
+    ]);
+    const db = await sqlClient(s.dbUrl);
+    try {
+      const eps = await db.query(
+        'SELECT title, cardinality(embedding) AS n, embedding_model FROM episodes WHERE org_id = $1 ORDER BY title',
+        [org.orgId],
+      );
+      expect(eps.rows).toEqual([
+        { title: 'client', n: 3, embedding_model: 'client' },
+        { title: 'no vector sent', n: null, embedding_model: null },
+      ]);
+    } finally {
+      await db.end();
+    }
+  });
+
   it('refuses a client vector of another dimension than the server vectors of the organization, on the field', async () => {
     const org = await s.createOrg('openai-dims');
     expect((await gql(s.url, UPSERT, { inputs: [{ bankId: 'b', text: 'first' }] }, org.token)).errors).toBeUndefined();

@@ -81,21 +81,19 @@ async function linkSession(
   await rows(tx, link);
 }
 
+/** Whether the vector fits the organization's episode vectors; a client's that does not is BAD_USER_INPUT. */
 async function checkEmbeddingDimension(
   tx: EntityManager,
   orgId: string,
   emb: number[] | null | undefined,
   serverMade: boolean,
-): Promise<void> {
-  if (!emb) return;
+): Promise<boolean> {
+  if (!emb) return true;
   const [row] = await rows(tx, episodeDimension(orgId));
-  if (row.dim !== null && row.dim !== emb.length && serverMade)
-    throw badInput(
-      'input.embedding',
-      `the server's embedding model makes vectors of ${emb.length} numbers, but this organization's episodes have ${row.dim}: send input.embedding`,
-    );
+  if (row.dim !== null && row.dim !== emb.length && serverMade) return false;
   if (row.dim !== null && row.dim !== emb.length)
     throw badInput('input.embedding', `embedding must have ${row.dim} numbers, like the other episodes of the organization`);
+  return true;
 }
 
 async function linkFacts(
@@ -152,7 +150,8 @@ export async function recordEpisode(em: EntityManager, embedder: Embedder, orgId
   // without a client vector, recallEpisodes finds the episode by its title and task (embedded before the transaction)
   const [vector] = await vectorsFor(embedder, orgId, [{ text: episodeText(input.title, input.task), given: input.embedding }], 'document');
   const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'recordEpisode', input: rest }, async (tx) => {
-    await checkEmbeddingDimension(tx, orgId, vector.embedding, vector.model !== CLIENT_MODEL_ID);
+    // a server vector that does not fit the organization's (client) episode vectors is not stored
+    const fits = await checkEmbeddingDimension(tx, orgId, vector.embedding, vector.model !== CLIENT_MODEL_ID);
     const episode = sql
       .insertInto('episodes')
       .values({
@@ -171,8 +170,8 @@ export async function recordEpisode(em: EntityManager, embedder: Embedder, orgId
         execution_ids: raw<string[]>`${input.executionIds ?? []}::text[]`,
         generation_config: raw<string | null>`${input.generationConfig ? JSON.stringify(input.generationConfig) : null}::jsonb`,
         metadata: raw<string | null>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
-        embedding: raw<number[] | null>`${vector.embedding}::double precision[]`,
-        embedding_model: vector.model,
+        embedding: raw<number[] | null>`${fits ? vector.embedding : null}::double precision[]`,
+        embedding_model: fits ? vector.model : null,
         overall_score: input.overallScore ?? null,
         accepted: input.accepted ?? null,
       })

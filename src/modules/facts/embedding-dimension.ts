@@ -36,25 +36,25 @@ export async function orgDimension(em: EntityManager, orgId: string): Promise<nu
 
 /**
  * Checks that every embedding has the organization's dimension; the first embedding an
- * organization ever sends fixes it. Runs inside the write's transaction (a refused write rolls
- * the claim back). A mismatch is BAD_USER_INPUT naming the first offending embedding.
+ * organization ever sends fixes it (a client's before the server's). Runs inside the write's
+ * transaction (a refused write rolls the claim back). A client mismatch is BAD_USER_INPUT naming
+ * the first offending embedding. A server-made vector that does not fit (the organization's space
+ * is its clients' vectors of another size) is not stored: returns the indexes of `uses` to drop,
+ * and the text is stored without a vector, as under provider 'none'.
  */
-export async function checkDimensions(tx: EntityManager, orgId: string, uses: DimensionUse[]): Promise<void> {
-  if (uses.length === 0) return;
+export async function checkDimensions(tx: EntityManager, orgId: string, uses: DimensionUse[]): Promise<Set<number>> {
+  if (uses.length === 0) return new Set();
+  const claim = uses.find((u) => !u.serverMade) ?? uses[0];
   await rows(
     tx,
     sql
       .insertInto('fact_embedding_dimensions')
-      .values({ org_id: orgId, dimension: uses[0].length, created_at: raw<string>`now()` })
+      .values({ org_id: orgId, dimension: claim.length, created_at: raw<string>`now()` })
       .onConflict((oc) => oc.column('org_id').doNothing()),
   );
   const dim = await orgDimension(tx, orgId);
-  const bad = uses.find((u) => u.length !== dim);
-  if (bad?.serverMade)
-    throw badInput(
-      bad.field,
-      `the server's embedding model makes vectors of ${bad.length} numbers, but this organization's vectors have ${dim}: send ${bad.field} (${dim} numbers)`,
-    );
+  const bad = uses.find((u) => u.length !== dim && !u.serverMade);
   if (bad)
     throw badInput(bad.field, `${bad.field} must have ${dim} numbers, the embedding dimension of this organization (got ${bad.length})`);
+  return new Set(uses.flatMap((u, i) => (u.length !== dim ? [i] : [])));
 }

@@ -194,15 +194,18 @@ export async function upsertFacts(
     if (vectors[i].embedding) Object.assign(r, { embedding: vectors[i].embedding, embedding_model: vectors[i].model });
   });
   return idempotent(em, { orgId, key: idempotencyKey, operation: 'upsertFacts', input: inputs }, async (tx) => {
-    await checkDimensions(
+    const embedded = rows.flatMap((r, i) => (r.embedding ? [i] : []));
+    const misfits = await checkDimensions(
       tx,
       orgId,
-      rows.flatMap((r, i) =>
-        r.embedding
-          ? [{ field: `inputs.${i}.embedding`, length: r.embedding.length, serverMade: vectors[i].model !== CLIENT_MODEL_ID }]
-          : [],
-      ),
+      embedded.map((i) => ({
+        field: `inputs.${i}.embedding`,
+        length: rows[i].embedding!.length,
+        serverMade: vectors[i].model !== CLIENT_MODEL_ID,
+      })),
     );
+    // a server vector that does not fit the organization's space is left out: the fact is stored as under provider 'none'
+    for (const k of misfits) Object.assign(rows[embedded[k]], { embedding: undefined, embedding_model: undefined });
     let written: Row<ReturnType<typeof upsertStatement>>[];
     try {
       written = await runRows(tx, upsertStatement(orgId, rows));

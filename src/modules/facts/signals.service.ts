@@ -191,15 +191,18 @@ export async function submitSignals(
   signals.forEach((s, i) => Object.assign(s, { queryEmbedding: vectors[i].embedding, embeddingModel: vectors[i].model }));
   const factIds = [...new Set(signals.map((s) => s.factId))];
   return idempotent(em, { orgId, key: idempotencyKey, operation: 'submitSignals', input }, async (tx) => {
-    await checkDimensions(
+    const embedded = signals.flatMap((s, i) => (s.queryEmbedding ? [i] : []));
+    const misfits = await checkDimensions(
       tx,
       orgId,
-      signals.flatMap((s, i) =>
-        s.queryEmbedding
-          ? [{ field: `signals.${i}.queryEmbedding`, length: s.queryEmbedding.length, serverMade: s.embeddingModel !== CLIENT_MODEL_ID }]
-          : [],
-      ),
+      embedded.map((i) => ({
+        field: `signals.${i}.queryEmbedding`,
+        length: signals[i].queryEmbedding!.length,
+        serverMade: signals[i].embeddingModel !== CLIENT_MODEL_ID,
+      })),
     );
+    // a server vector that does not fit the organization's space is left out: the query matches by its text
+    for (const k of misfits) Object.assign(signals[embedded[k]], { queryEmbedding: null, embeddingModel: null });
     const locked = await runRows(
       tx,
       sql

@@ -25,7 +25,7 @@ export interface Conversation {
 }
 
 /** The categories scored (5, questions without an answer in the conversation, is left out). */
-export const CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
+const CATEGORIES: Record<number, string> = { 1: 'multi-hop', 2: 'temporal', 3: 'open-domain', 4: 'single-hop' };
 
 /** The text stored for a turn: what a memory client would write, the speaker and what was said. */
 export const factText = (t: Turn): string => `${t.speaker}: ${t.text}`;
@@ -101,7 +101,7 @@ export function bm25Rank(docs: Map<string, number>[], query: Iterable<string>, k
   return [...scores.entries()].sort((x, y) => y[1] - x[1] || x[0] - y[0]).map(([i]) => i);
 }
 
-export interface Recall {
+interface Recall {
   questions: number;
   /** share of questions with an evidence turn among the first 5 / 10 answers */
   at5: number;

@@ -8,6 +8,7 @@ import { usePreparedStatements } from './db/named-statements';
 import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
+import { createEmbedder, type Embedder } from './modules/embeddings';
 import { FactIndex } from './modules/facts';
 import { CandidateCache } from './modules/memory';
 import { ensureFirstOrganization, type FirstStart, KeyCache } from './modules/orgs';
@@ -63,6 +64,8 @@ export interface App {
   factIndex: FactIndex | null;
   /** memoryContext's cached candidate lists */
   memoryCache: CandidateCache;
+  /** the server's embedder (provider 'none': disabled) */
+  embedder: Embedder;
   /** drain traffic, then close the bus and the database; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -71,6 +74,7 @@ export interface App {
 export async function startApp(config: Config, log: Logger, opts: { onQuery?: (sql: string) => void } = {}): Promise<App> {
   const db = await openDatabase(config, log, { migrate: config.migrateOnStart, onQuery: opts.onQuery });
   const bus = createEventBus(config.redisUrl);
+  let embedder: Embedder | null = null;
   try {
     const firstStart = await ensureFirstOrganization(db.orm.em.fork(), {
       orgName: config.initOrgName,
@@ -80,7 +84,12 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
     const factIndex = config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log) : null;
     const memoryCache = new CandidateCache(config.memoryCacheMaxMb * 1024 * 1024);
     const keyCache = new KeyCache(config.keyCacheTtlMs);
-    const server = await startHttpServer({ config, orm: db.orm, bus, log, factIndex, memoryCache, keyCache }, config.port, config.host);
+    embedder = createEmbedder(config.embeddings, log);
+    const server = await startHttpServer(
+      { config, orm: db.orm, bus, log, factIndex, memoryCache, keyCache, embedder },
+      config.port,
+      config.host,
+    );
     // the change log that in-process caches read is kept for an hour
     const pruning = setInterval(
       () => void pruneChangeLog(db.orm.em.fork()).catch((err) => log.warn({ err }, 'change log pruning failed')),
@@ -95,6 +104,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       firstStart,
       factIndex,
       memoryCache,
+      embedder,
       // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);
       // failures are logged, and the drain still ends
       stop: () =>
@@ -103,6 +113,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
           for (const [step, run] of [
             ['server', () => server.stop()],
             ['event bus', () => bus.close()],
+            ['embedder', () => embedder!.close()],
             ['database', () => db.close()],
           ] as const) {
             try {
@@ -114,6 +125,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
         })()),
     };
   } catch (err) {
+    await embedder?.close();
     await bus.close();
     await db.close();
     throw err;

@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Role } from './modules/orgs';
 
@@ -32,6 +33,30 @@ export const DEFAULT_BUDGETS: BudgetSettings = {
   queue: 100,
   windowSeconds: 1,
 };
+
+/** How the server turns text into vectors (README: Embeddings). */
+export interface EmbeddingSettings {
+  /** local: Universal Sentence Encoder lite in worker threads; openai: any OpenAI-compatible endpoint; none: client vectors only */
+  provider: 'local' | 'openai' | 'none';
+  /** openai: the API root including /v1, e.g. https://api.openai.com/v1 */
+  baseUrl: string | null;
+  /** openai: sent as `Authorization: Bearer <apiKey>` when set; never logged */
+  apiKey: string | null;
+  /** openai: the model name sent with every call */
+  model: string;
+  /** openai: asked of the endpoint only when set */
+  dimensions: number | null;
+  /** one embedding call (openai: all its retries) may take this long */
+  timeoutMs: number;
+  /** openai: texts per call */
+  batchSize: number;
+  /** local: inference threads (default: the machine's cores) */
+  workers: number;
+  /** texts waiting for a worker or an endpoint before more are refused */
+  queue: number;
+  /** repeated texts answered from memory, per (organization, model, purpose, text) */
+  cacheEntries: number;
+}
 
 /** Every setting of the service, read from the environment in this one place. */
 export interface Config {
@@ -79,6 +104,7 @@ export interface Config {
   metricsHost: string;
   /** heap the memoryContext candidate cache may hold, in MiB (0: no cache) */
   memoryCacheMaxMb: number;
+  embeddings: EmbeddingSettings;
 }
 
 export class ConfigError extends Error {
@@ -159,6 +185,33 @@ function budgets(env: Env): BudgetSettings {
   };
 }
 
+const PROVIDERS = ['local', 'openai', 'none'] as const;
+
+function embeddings(env: Env): EmbeddingSettings {
+  const provider = (str(env, 'EMBEDDINGS_PROVIDER') ?? 'local').toLowerCase();
+  if (!(PROVIDERS as readonly string[]).includes(provider)) {
+    throw new ConfigError('EMBEDDINGS_PROVIDER', `expected one of ${PROVIDERS.join(', ')}, got "${provider}"`);
+  }
+  const baseUrl = url(env, 'EMBEDDINGS_BASE_URL', ['http:', 'https:']);
+  if (provider === 'openai' && baseUrl === null) {
+    throw new ConfigError('EMBEDDINGS_BASE_URL', 'required when EMBEDDINGS_PROVIDER=openai (e.g. https://api.openai.com/v1)');
+  }
+  const model = str(env, 'EMBEDDINGS_MODEL');
+  if (provider === 'openai' && model === null) throw new ConfigError('EMBEDDINGS_MODEL', 'required when EMBEDDINGS_PROVIDER=openai');
+  return {
+    provider: provider as EmbeddingSettings['provider'],
+    baseUrl: baseUrl?.replace(/\/+$/, '') ?? null,
+    apiKey: str(env, 'EMBEDDINGS_API_KEY'),
+    model: model ?? 'use-lite-512',
+    dimensions: str(env, 'EMBEDDINGS_DIMENSIONS') === null ? null : int(env, 'EMBEDDINGS_DIMENSIONS', 0, 1, 65_536),
+    timeoutMs: int(env, 'EMBEDDINGS_TIMEOUT_MS', 30_000, 100, 600_000),
+    batchSize: int(env, 'EMBEDDINGS_BATCH_SIZE', 64, 1, 2048),
+    workers: int(env, 'EMBEDDINGS_WORKERS', availableParallelism(), 1, 256),
+    queue: int(env, 'EMBEDDINGS_QUEUE', 10_000, 1, 10_000_000),
+    cacheEntries: int(env, 'EMBEDDINGS_CACHE_ENTRIES', 10_000, 0, 10_000_000),
+  };
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: Env = process.env): Config {
@@ -218,5 +271,6 @@ export function loadConfig(env: Env = process.env): Config {
     metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),
     metricsHost: str(env, 'METRICS_HOST') ?? '127.0.0.1',
     memoryCacheMaxMb: int(env, 'MEMORY_CACHE_MAX_MB', 256, 0, 1_048_576),
+    embeddings: embeddings(env),
   };
 }

@@ -190,7 +190,7 @@ describe('recall through the vector index', () => {
           // the two requests decay usefulness to their own clocks, milliseconds apart
           got.forEach((r, i) => {
             expect(r.finalScore).toBeCloseTo(want[i].finalScore, 7);
-            expect(r.semanticScore).toBeCloseTo(want[i].semanticScore, 9);
+            expect(r.semanticScore).toBeCloseTo(want[i].semanticScore!, 9);
             expect(r.usefulnessScore).toBeCloseTo(want[i].usefulnessScore, 7);
           });
           // in one transaction (one clock), the candidates' ranking is the whole bank's: bit for bit

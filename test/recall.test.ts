@@ -126,7 +126,7 @@ describe('recall: query-context awareness', () => {
 });
 
 describe('recall: text relevance, filters and bad input', () => {
-  it('scores facts without embeddings by pg_trgm word_similarity, and filters kinds and statuses', async () => {
+  it('scores facts without embeddings by pg_trgm word_similarity with strategy SEMANTIC, and filters kinds and statuses', async () => {
     const org = await s.createOrg('trgm');
     const [pool, sky, rule] = await upsert(org.token, [
       { bankId: 'agent', text: 'Use connection pooling for databases', kind: 'tip' },
@@ -139,21 +139,27 @@ describe('recall: text relevance, filters and bad input', () => {
       `INSERT INTO facts (id, org_id, bank_id, text, external_id) VALUES (gen_random_uuid(), ?, 'agent', '', 'FACT_stub')`,
       [org.orgId],
     );
-    const r = await recall(org.token, { bankId: 'agent', query: 'connection pooling', limit: 10 });
+    const r = await recall(org.token, { bankId: 'agent', query: 'connection pooling', strategy: 'SEMANTIC', limit: 10 });
     expect(r).toHaveLength(3);
     expect(r.map((x) => x.fact.id).slice(-1)).toEqual([sky]);
     const [expected] = await em().execute(
       `SELECT word_similarity('connection pooling', 'Use connection pooling for databases')::float8 AS w`,
     );
     expect(r.find((x) => x.fact.id === pool)!.semanticScore).toBeCloseTo(expected.w, 6);
-    expect((await recall(org.token, { bankId: 'agent', query: 'connection pooling', kinds: ['rule'] })).map((x) => x.fact.id)).toEqual([
-      rule,
-    ]);
     expect(
-      (await recall(org.token, { bankId: 'agent', query: 'connection pooling', statuses: ['SUGGESTED'] })).map((x) => x.fact.id).sort(),
+      (await recall(org.token, { bankId: 'agent', query: 'connection pooling', strategy: 'SEMANTIC', kinds: ['rule'] })).map(
+        (x) => x.fact.id,
+      ),
+    ).toEqual([rule]);
+    expect(
+      (await recall(org.token, { bankId: 'agent', query: 'connection pooling', strategy: 'SEMANTIC', statuses: ['SUGGESTED'] }))
+        .map((x) => x.fact.id)
+        .sort(),
     ).toEqual([pool, sky].sort());
     // an empty list filters nothing
-    expect(await recall(org.token, { bankId: 'agent', query: 'connection pooling', kinds: [], statuses: [] })).toHaveLength(3);
+    expect(
+      await recall(org.token, { bankId: 'agent', query: 'connection pooling', strategy: 'SEMANTIC', kinds: [], statuses: [] }),
+    ).toHaveLength(3);
   });
 
   it('refuses bad input naming the field', async () => {

@@ -9,6 +9,7 @@ export type ErrorCode =
   | 'RATE_LIMITED'
   | 'RESPONSE_TOO_LARGE'
   | 'SERVICE_UNAVAILABLE'
+  | 'EMBEDDINGS_UNAVAILABLE'
   | 'INTERNAL_SERVER_ERROR';
 
 const HTTP_STATUS: Partial<Record<ErrorCode, number>> = {

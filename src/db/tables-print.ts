@@ -70,6 +70,8 @@ const SCALARS: Record<string, string> = {
   json: 'Json',
   jsonb: 'Json',
   bytea: 'Buffer',
+  // a tsvector reads as PostgreSQL's text form ('word':1 'other':2)
+  tsvector: 'string',
 };
 
 function columnType(c: ColumnInfo): string {

@@ -113,6 +113,8 @@ export interface EpisodesTable {
   accepted: boolean | null;
   updated_at: Generated<Timestamp>;
   embedding_norm_sq: number | null;
+  embedding_model: string | null;
+  embedding_next: number[] | null;
 }
 
 export interface FactEmbeddingDimensionsTable {
@@ -133,6 +135,8 @@ export interface FactQueryContextsTable {
   signal_count: Generated<number>;
   last_signal_at: Timestamp | null;
   query_embedding_norm_sq: number | null;
+  embedding_model: string | null;
+  embedding_next: number[] | null;
 }
 
 export interface FactSignalsTable {
@@ -170,6 +174,10 @@ export interface FactsTable {
   last_used_at: Timestamp | null;
   updated_at: Generated<Timestamp>;
   embedding_norm_sq: number | null;
+  text_tsv: string;
+  embedding_model: string | null;
+  embedding_next: number[] | null;
+  seq: Generated<BigNumber>;
 }
 
 export interface FeedbackTable {

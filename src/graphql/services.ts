@@ -2,6 +2,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config';
 import type { EventBus } from '../core/event-bus';
 import type { Logger } from '../core/logger';
+import type { Embedder } from '../modules/embeddings';
 import type { FactIndex } from '../modules/facts';
 import type { CandidateCache } from '../modules/memory';
 import type { KeyCache } from '../modules/orgs';
@@ -18,4 +19,6 @@ export interface Services {
   memoryCache: CandidateCache;
   /** recently authenticated API keys (forgotten at once on revocation) */
   keyCache: KeyCache;
+  /** the server's embedder (provider 'none': disabled, client vectors only) */
+  embedder: Embedder;
 }

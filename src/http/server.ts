@@ -20,6 +20,7 @@ import { CompiledExecution } from '../graphql/compiled-execution';
 import { formatGraphQLError, responseStatus } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
+import { embeddingMetrics } from '../modules/embeddings';
 import type { Services } from '../graphql/services';
 import { documentLimits, documentRefusal } from './document-limits';
 import { bodyRefusal, isPlainJsonPost, parseJsonBody, readBody, serveGraphql } from './graphql-post';
@@ -119,6 +120,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     if (!plainPost?.(req, res)) void app(req, res);
   });
   const metrics = new Metrics(orm);
+  for (const m of embeddingMetrics(services.embedder).all()) metrics.registry.registerMetric(m);
   const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
   const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
   const door = new BudgetDoor(refused);

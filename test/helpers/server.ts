@@ -39,6 +39,9 @@ export async function startTestServer(
     HOST: '127.0.0.1',
     DATABASE_URL: dbUrl,
     MIGRATE_ON_START: 'false',
+    // the server makes no vectors unless a test asks for a provider: the exactness tests keep their
+    // client vectors, and the local model loads only where a test needs it
+    EMBEDDINGS_PROVIDER: 'none',
     ...budgets,
     ...opts.env,
   });

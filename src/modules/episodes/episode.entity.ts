@@ -60,6 +60,14 @@ export class Episode extends OrgOwned {
   @Property({ type: 'double', nullable: true, generated: '(sum_of_squares(embedding)) stored' })
   embeddingNormSq?: number | null;
 
+  /** the model that made the vector ('client' when the caller sent it; see src/modules/embeddings) */
+  @Property({ type: 'text', nullable: true })
+  embeddingModel: string | null = null;
+
+  /** the vector of the server's current model while a model change re-embeds the organization (swapped in when all are done) */
+  @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
+  embeddingNext: number[] | null = null;
+
   @Property({ type: 'integer', default: 0 })
   canvasActionCount: Opt<number> = 0;
 

@@ -1,3 +1,4 @@
+import { CLIENT_MODEL_ID, type Embedder, vectorsFor } from '../embeddings';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { badInput, notFound } from '../../core/errors';
@@ -80,9 +81,19 @@ async function linkSession(
   await rows(tx, link);
 }
 
-async function checkEmbeddingDimension(tx: EntityManager, orgId: string, emb: number[] | null | undefined): Promise<void> {
+async function checkEmbeddingDimension(
+  tx: EntityManager,
+  orgId: string,
+  emb: number[] | null | undefined,
+  serverMade: boolean,
+): Promise<void> {
   if (!emb) return;
   const [row] = await rows(tx, episodeDimension(orgId));
+  if (row.dim !== null && row.dim !== emb.length && serverMade)
+    throw badInput(
+      'input.embedding',
+      `the server's embedding model makes vectors of ${emb.length} numbers, but this organization's episodes have ${row.dim}: send input.embedding`,
+    );
   if (row.dim !== null && row.dim !== emb.length)
     throw badInput('input.embedding', `embedding must have ${row.dim} numbers, like the other episodes of the organization`);
 }
@@ -135,11 +146,14 @@ async function linkFacts(
 }
 
 /** Records an episode with its segments, outputs and facts; returns its id. */
-export async function recordEpisode(em: EntityManager, orgId: string, input: RecordEpisodeInput): Promise<string> {
+export async function recordEpisode(em: EntityManager, embedder: Embedder, orgId: string, input: RecordEpisodeInput): Promise<string> {
   const c = checkRecordEpisode(input);
   const { idempotencyKey, ...rest } = input;
+  // without a client vector, recallEpisodes finds the episode by its title and task (embedded before the transaction)
+  const described = [input.title, input.task].filter((t): t is string => !!t && t.trim() !== '').join('\n');
+  const [vector] = await vectorsFor(embedder, orgId, [{ text: described || null, given: input.embedding }], 'document');
   const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'recordEpisode', input: rest }, async (tx) => {
-    await checkEmbeddingDimension(tx, orgId, input.embedding);
+    await checkEmbeddingDimension(tx, orgId, vector.embedding, vector.model !== CLIENT_MODEL_ID);
     const episode = sql
       .insertInto('episodes')
       .values({
@@ -158,7 +172,8 @@ export async function recordEpisode(em: EntityManager, orgId: string, input: Rec
         execution_ids: raw<string[]>`${input.executionIds ?? []}::text[]`,
         generation_config: raw<string | null>`${input.generationConfig ? JSON.stringify(input.generationConfig) : null}::jsonb`,
         metadata: raw<string | null>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
-        embedding: raw<number[] | null>`${input.embedding ?? null}::double precision[]`,
+        embedding: raw<number[] | null>`${vector.embedding}::double precision[]`,
+        embedding_model: vector.model,
         overall_score: input.overallScore ?? null,
         accepted: input.accepted ?? null,
       })

@@ -9,6 +9,8 @@ export interface DimensionUse {
   /** the input path of the embedding, e.g. `inputs.3.embedding` */
   field: string;
   length: number;
+  /** the vector came from the server's embedder, not from the caller */
+  serverMade?: boolean;
 }
 
 /**
@@ -48,6 +50,11 @@ export async function checkDimensions(tx: EntityManager, orgId: string, uses: Di
   );
   const dim = await orgDimension(tx, orgId);
   const bad = uses.find((u) => u.length !== dim);
+  if (bad?.serverMade)
+    throw badInput(
+      bad.field,
+      `the server's embedding model makes vectors of ${bad.length} numbers, but this organization's vectors have ${dim}: send ${bad.field} (${dim} numbers)`,
+    );
   if (bad)
     throw badInput(bad.field, `${bad.field} must have ${dim} numbers, the embedding dimension of this organization (got ${bad.length})`);
 }

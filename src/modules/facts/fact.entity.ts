@@ -18,6 +18,11 @@ import { FloatArrayType } from '../../db/float-array.type';
   name: 'facts_text_only',
   expression: `create index "facts_text_only" on "facts" ("org_id", "bank_id") where "embedding" is null and "text" <> ''`,
 })
+@Index({ name: 'facts_bank_seq', properties: ['orgId', 'bankId', 'seq'] })
+@Index({
+  name: 'facts_lexical',
+  expression: `create index "facts_lexical" on "facts" using gin ("org_id", "bank_id", "text_tsv")`,
+})
 export class Fact extends OrgOwned {
   @Property({ type: 'text' })
   bankId!: string;
@@ -40,6 +45,20 @@ export class Fact extends OrgOwned {
   @Property({ type: 'text', nullable: true })
   value: string | null = null;
 
+  /** the text's stemmed words (English), kept by PostgreSQL: recall's lexical ranking reads them through `facts_lexical` */
+  @Property({
+    type: 'unknown',
+    columnType: 'tsvector',
+    generated: `(to_tsvector('english'::regconfig, text)) stored`,
+    lazy: true,
+    hidden: true,
+  })
+  textTsv?: unknown;
+
+  /** the order facts were written in (a row of one upsertFacts call after the rows before it): recall reads a fact's neighbours by it */
+  @Property({ type: 'bigint', autoincrement: true, lazy: true, hidden: true })
+  seq?: Opt<string>;
+
   /** SUGGESTED CONFIRMED REJECTED */
   @Property({ type: 'text', default: 'SUGGESTED' })
   status: Opt<string> = 'SUGGESTED';
@@ -56,6 +75,14 @@ export class Fact extends OrgOwned {
   /** the sum of squares of `embedding`, kept by PostgreSQL (`sum_of_squares`): recall's cosine divides by it */
   @Property({ type: 'double', nullable: true, generated: '(sum_of_squares(embedding)) stored' })
   embeddingNormSq?: number | null;
+
+  /** the model that made the vector ('client' when the caller sent it; see src/modules/embeddings) */
+  @Property({ type: 'text', nullable: true })
+  embeddingModel: string | null = null;
+
+  /** the vector of the server's current model while a model change re-embeds the organization (swapped in when all are done) */
+  @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
+  embeddingNext: number[] | null = null;
 
   /** the global usefulness score as of `lastSignalAt` (read it decayed to now) */
   @Property({ type: 'double', default: 0.5 })

@@ -87,6 +87,23 @@ export class SignalInput {
   context?: string | null;
 }
 
+export enum RecallStrategy {
+  HYBRID = 'HYBRID',
+  SEMANTIC = 'SEMANTIC',
+  LEXICAL = 'LEXICAL',
+}
+registerEnumType(RecallStrategy, {
+  name: 'RecallStrategy',
+  description: 'How recall judges how relevant a fact is to the query.',
+  valuesConfig: {
+    HYBRID: { description: 'Stemmed word matches (BM25) fused with embedding similarity; LEXICAL when there is no query vector.' },
+    SEMANTIC: {
+      description: 'Embedding cosine (pg_trgm word similarity for facts without an embedding), the ranking of earlier versions.',
+    },
+    LEXICAL: { description: 'Stemmed word matches alone (BM25 over English stems, normalised to 0..1).' },
+  },
+});
+
 @InputType({ description: 'What to recall from a memory bank.' })
 export class RecallInput {
   @Field({ description: 'The memory bank to search.' })
@@ -118,4 +135,10 @@ export class RecallInput {
 
   @Field(() => [FactStatus], { nullable: true, description: 'Only facts in these states.' })
   statuses?: FactStatus[] | null;
+
+  @Field(() => RecallStrategy, {
+    nullable: true,
+    description: 'How relevance is judged. Default: SEMANTIC when queryEmbedding is given (the ranking of earlier versions), else HYBRID.',
+  })
+  strategy?: RecallStrategy | null;
 }

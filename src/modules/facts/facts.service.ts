@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type Selectable } from 'kysely';
 import type { FactsTable } from '../../db/tables';
+import { CLIENT_MODEL_ID, type Embedder, vectorsFor } from '../embeddings';
 import { keysetPage } from '../shared';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
@@ -60,6 +61,7 @@ interface UpsertRow {
   kind: string | null;
   external_id: string | null;
   embedding?: number[];
+  embedding_model?: string;
   scope: string | null;
   key: string | null;
   value: string | null;
@@ -97,18 +99,36 @@ function validateUpsert(inputs: FactInput[]): UpsertRow[] {
 }
 
 /** The rows of the upsert as a table (alias `x`), the embedding still JSON. */
-type UpsertRecord = Pick<Selectable<FactsTable>, 'id' | 'bank_id' | 'text' | 'kind' | 'external_id' | 'scope' | 'key' | 'value'> & {
+type UpsertRecord = Pick<
+  Selectable<FactsTable>,
+  'id' | 'bank_id' | 'text' | 'kind' | 'external_id' | 'scope' | 'key' | 'value' | 'embedding_model'
+> & {
   embedding: unknown;
 };
 
 /** Inserts the rows; a row whose external id exists updates that fact (left-out fields keep their value). */
 function upsertStatement(orgId: string, rows: UpsertRow[]) {
-  const columns = 'id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, scope text, key text, value text';
+  const columns =
+    'id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, embedding_model text, scope text, key text, value text';
   const x = jsonRecords<UpsertRecord, 'x'>(rows, 'x', columns);
   const now = raw<string>`now()`;
   return sql
     .insertInto('facts')
-    .columns(['id', 'org_id', 'created_at', 'updated_at', 'bank_id', 'text', 'kind', 'external_id', 'embedding', 'scope', 'key', 'value'])
+    .columns([
+      'id',
+      'org_id',
+      'created_at',
+      'updated_at',
+      'bank_id',
+      'text',
+      'kind',
+      'external_id',
+      'embedding',
+      'embedding_model',
+      'scope',
+      'key',
+      'value',
+    ])
     .expression(
       sql
         .selectFrom(x)
@@ -122,6 +142,7 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
           'x.kind',
           'x.external_id',
           float8ArrayOfJson(raw.ref('x.embedding')).as('embedding'),
+          'x.embedding_model',
           'x.scope',
           'x.key',
           'x.value',
@@ -133,6 +154,11 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
         text: eb.ref('excluded.text'),
         kind: eb.fn.coalesce('excluded.kind', 'facts.kind'),
         embedding: eb.fn.coalesce('excluded.embedding', 'facts.embedding'),
+        // a new vector brings its model, and a vector re-embedding was preparing for the old text is dropped
+        embedding_model: raw<
+          string | null
+        >`case when excluded.embedding is null then facts.embedding_model else excluded.embedding_model end`,
+        embedding_next: raw<number[] | null>`case when excluded.embedding is null then facts.embedding_next end`,
         scope: eb.fn.coalesce('excluded.scope', 'facts.scope'),
         key: eb.fn.coalesce('excluded.key', 'facts.key'),
         value: eb.fn.coalesce('excluded.value', 'facts.value'),
@@ -149,17 +175,33 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
  */
 export async function upsertFacts(
   em: EntityManager,
+  embedder: Embedder,
   orgId: string,
   inputs: FactInput[],
   idempotencyKey?: string | null,
 ): Promise<string[]> {
   const rows = validateUpsert(inputs);
   if (rows.length === 0) return [];
+  // the server's vectors are made before the transaction opens (no connection waits on the model),
+  // and a failure refuses the whole write
+  const vectors = await vectorsFor(
+    embedder,
+    orgId,
+    rows.map((r) => ({ text: r.text, given: r.embedding })),
+    'document',
+  );
+  rows.forEach((r, i) => {
+    if (vectors[i].embedding) Object.assign(r, { embedding: vectors[i].embedding, embedding_model: vectors[i].model });
+  });
   return idempotent(em, { orgId, key: idempotencyKey, operation: 'upsertFacts', input: inputs }, async (tx) => {
     await checkDimensions(
       tx,
       orgId,
-      rows.flatMap((r, i) => (r.embedding ? [{ field: `inputs.${i}.embedding`, length: r.embedding.length }] : [])),
+      rows.flatMap((r, i) =>
+        r.embedding
+          ? [{ field: `inputs.${i}.embedding`, length: r.embedding.length, serverMade: vectors[i].model !== CLIENT_MODEL_ID }]
+          : [],
+      ),
     );
     let written: Row<ReturnType<typeof upsertStatement>>[];
     try {

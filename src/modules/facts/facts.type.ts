@@ -1,6 +1,7 @@
 import { Field, Float, Int, ObjectType, registerEnumType } from 'type-graphql';
 import { PageInfo } from '../shared';
 import { Fact } from './fact.type';
+import { RecallStrategy } from './facts.inputs';
 import { chargedByConnection } from '../../core/limits';
 
 @ObjectType({ simpleResolvers: true, description: 'A fact with its cursor.' })
@@ -39,8 +40,26 @@ export class RecalledFact {
   @Field(() => Fact, { description: 'The fact.' })
   fact!: Fact;
 
-  @Field(() => Float, { description: 'Relevance 0..1: embedding cosine clipped at 0, else pg_trgm word similarity of query and text.' })
-  semanticScore!: number;
+  @Field(() => Float, {
+    nullable: true,
+    description:
+      'Embedding cosine clipped at 0; null when the fact or the query has no vector (strategy SEMANTIC: pg_trgm word similarity of query and text for a fact without one).',
+  })
+  semanticScore!: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'BM25 over English stems, normalised to 0..1; null with strategy SEMANTIC.' })
+  lexicalScore?: number | null;
+
+  @Field(() => Float, {
+    description: 'Relevance 0..1 the final score is made from: the strategy used decides it (see strategyUsed).',
+  })
+  /** always set by recall (optional here for the vector index's rows, completed by recall) */
+  relevance?: number;
+
+  @Field(() => RecallStrategy, {
+    description: 'The strategy that ranked this answer: LEXICAL when HYBRID had no query vector or the embedder was unavailable.',
+  })
+  strategyUsed?: RecallStrategy;
 
   @Field(() => Float, { description: 'Usefulness 0..1 (query context, else global), decayed to now.' })
   usefulnessScore!: number;
@@ -49,7 +68,7 @@ export class RecalledFact {
   usefulnessSource!: UsefulnessSource;
 
   @Field(() => Float, {
-    description: '(1 - usefulnessWeight) * semanticScore + usefulnessWeight * usefulnessScore when boosting, else semanticScore.',
+    description: '(1 - usefulnessWeight) * relevance + usefulnessWeight * usefulnessScore when boosting, else relevance.',
   })
   finalScore!: number;
 }

@@ -1,3 +1,5 @@
+import type { RecallStrategy } from './facts.inputs';
+
 /** A recall request after validation: what the ranking and the candidate bounds work from. */
 export interface RecallParams {
   bankId: string;
@@ -9,4 +11,6 @@ export interface RecallParams {
   minUsefulness: number;
   kinds: string[] | null;
   statuses: string[] | null;
+  /** asked for, or the default: SEMANTIC with a client's query embedding, else HYBRID */
+  strategy: RecallStrategy;
 }

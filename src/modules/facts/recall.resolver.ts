@@ -15,6 +15,6 @@ export class RecallResolver {
     @Arg('input', () => RecallInput, { description: 'What to recall.' }) input: RecallInput,
     @Ctx() ctx: Context,
   ): Promise<RecalledFact[]> {
-    return recall(ctx.em, ctx.orgId, input, ctx.services.factIndex);
+    return recall(ctx.em, ctx.orgId, input, ctx.services.factIndex, ctx.services.embedder);
   }
 }

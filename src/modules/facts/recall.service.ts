@@ -5,7 +5,7 @@ import { rows as runRows, sql, toDriverText } from '../../db/typed-sql';
 import { limit, numberIn, text } from '../../core/validate';
 import { factEmbedding, orgDimension } from './embedding-dimension';
 import { FACT_COLUMNS, factFromRow } from './fact.rows';
-import type { RecallInput } from './facts.inputs';
+import { type RecallInput, RecallStrategy } from './facts.inputs';
 import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { normalizeQuery } from './usefulness';
 import { CONTEXT_MATCH_SQL, cosineWith, finalScoreOf, semanticFromCosineOf, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
@@ -13,6 +13,9 @@ import { candidateIds } from './vectors/candidates';
 import { rankCandidates } from './vectors/exact-rank';
 import type { FactIndex } from './vectors/fact-index';
 import type { RecallParams as Params } from './recall-params';
+import type { Embedder } from '../embeddings';
+import { fusionDepth, recallHybrid } from './recall-hybrid';
+import { queryVector } from './recall-strategy';
 
 const MAX_QUERY = 2000;
 
@@ -31,6 +34,8 @@ export function validateRecall(input: RecallInput): Params {
     // an empty list filters nothing, like an absent one
     kinds: input.kinds?.length ? input.kinds : null,
     statuses: input.statuses?.length ? input.statuses : null,
+    // a client's query embedding keeps the ranking of earlier versions unless a strategy is asked for
+    strategy: input.strategy ?? (input.queryEmbedding ? RecallStrategy.SEMANTIC : RecallStrategy.HYBRID),
   };
 }
 
@@ -128,17 +133,79 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null, cand
 }
 
 /**
- * Recall: with a query embedding and the vector index, the index (brought up to date first) names
- * the candidates, ranked here when the bank has no facts without an embedding, else by PostgreSQL
- * with the facts it ranks by text; without the index PostgreSQL ranks the whole bank.
+ * Recall by the strategy asked for (see recall-strategy.ts for the query vector and the fallback):
+ * SEMANTIC ranks as `semanticRecall`, LEXICAL and HYBRID as `recallHybrid`.
  */
 export async function recall(
   em: EntityManager,
   orgId: string,
   input: RecallInput,
   index: FactIndex | null = null,
+  embedder: Embedder | null = null,
 ): Promise<RecalledFact[]> {
   const p = validateRecall(input);
+  if (p.strategy === RecallStrategy.LEXICAL) return recallHybrid(em, orgId, p, null, null);
+  const qe = await queryVector(orgId, p, embedder);
+  if (qe === null && (p.strategy === RecallStrategy.HYBRID || (p.queryEmbedding === null && embedder?.enabled)))
+    // HYBRID without a vector, or the embedder failed: the words alone
+    return recallHybrid(em, orgId, p, null, null);
+  if (p.strategy === RecallStrategy.SEMANTIC) {
+    const ranked = await semanticRecall(em, orgId, { ...p, queryEmbedding: qe }, index, p.queryEmbedding !== null);
+    return ranked.map((r) => ({ ...r, lexicalScore: null, relevance: r.semanticScore ?? 0, strategyUsed: RecallStrategy.SEMANTIC }));
+  }
+  const semantic = await semanticCandidates(em, orgId, p, qe!, index, p.queryEmbedding !== null);
+  return recallHybrid(em, orgId, p, semantic.usable ? qe : null, semantic.ids);
+}
+
+/**
+ * The facts able to be among the best `fusionDepth(limit)` by cosine, as the vector index names
+ * them (null: PostgreSQL ranks the bank's vectors); `usable` false when the organization has no
+ * vectors yet or a server-made vector has another dimension than the organization's.
+ */
+async function semanticCandidates(
+  em: EntityManager,
+  orgId: string,
+  p: Params,
+  qe: number[],
+  index: FactIndex | null,
+  fromClient: boolean,
+): Promise<{ usable: boolean; ids: string[] | null }> {
+  const { dimension: dim, bank } = index
+    ? await index.prepare(em, orgId, p.bankId)
+    : { dimension: await orgDimension(em, orgId), bank: null };
+  if (dim !== null && dim !== qe.length) {
+    if (fromClient)
+      throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
+    return { usable: false, ids: null };
+  }
+  if (dim === null) return { usable: false, ids: null };
+  if (!bank) return { usable: true, ids: null };
+  const ids = candidateIds(bank, {
+    ...p,
+    limit: fusionDepth(p.limit),
+    boost: false,
+    minUsefulness: 0,
+    embedding: qe,
+    normSq: sumOfSquares(qe),
+    normalizedQuery: normalizeQuery(p.query),
+    nowMs: Date.now(),
+  });
+  return { usable: true, ids };
+}
+
+/**
+ * Today's ranking (strategy SEMANTIC): with a query embedding and the vector index, the index
+ * (brought up to date first) names the candidates, ranked here when the bank has no facts without
+ * an embedding, else by PostgreSQL with the facts it ranks by text; without the index PostgreSQL
+ * ranks the whole bank.
+ */
+async function semanticRecall(
+  em: EntityManager,
+  orgId: string,
+  p: Params,
+  index: FactIndex | null,
+  fromClient: boolean,
+): Promise<RecalledFact[]> {
   let qe = p.queryEmbedding;
   let candidates: string[] | null = null;
   const candidateQuery = (embedding: number[]) => ({
@@ -159,9 +226,14 @@ export async function recall(
     const { dimension: dim, bank } = index
       ? await index.prepare(em, orgId, p.bankId)
       : { dimension: await orgDimension(em, orgId), bank: null };
-    if (dim !== null && dim !== qe.length)
-      throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
-    if (dim === null)
+    if (dim !== null && dim !== qe.length) {
+      if (fromClient)
+        throw badInput(
+          'input.queryEmbedding',
+          `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`,
+        );
+      qe = null; // a server-made vector of another model than the organization's: text similarity
+    } else if (dim === null)
       qe = null; // no fact or query context has an embedding yet
     else if (bank) {
       candidates = candidateIds(bank, candidateQuery(qe));

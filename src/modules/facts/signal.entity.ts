@@ -28,6 +28,14 @@ export class FactQueryContext extends OrgOwned {
   @Property({ type: 'double', nullable: true, generated: '(sum_of_squares(query_embedding)) stored' })
   queryEmbeddingNormSq?: number | null;
 
+  /** the model that made `queryEmbedding` ('client' when the caller sent it; see src/modules/embeddings) */
+  @Property({ type: 'text', nullable: true })
+  embeddingModel: string | null = null;
+
+  /** the vector of the server's current model while a model change re-embeds the organization (swapped in when all are done) */
+  @Property({ type: FloatArrayType, columnType: 'double precision[]', nullable: true })
+  embeddingNext: number[] | null = null;
+
   /** as of `lastSignalAt` (read it decayed to now) */
   @Property({ type: 'double', default: 0.5 })
   usefulness: Opt<number> = 0.5;

@@ -24,7 +24,7 @@ export class SignalsResolver {
     idempotencyKey: string | null,
     @Ctx() ctx: Context,
   ): Promise<Fact[]> {
-    const ids = await submitSignals(ctx.em, ctx.orgId, ctx.viewer.apiKeyId, signals, idempotencyKey);
+    const ids = await submitSignals(ctx.em, ctx.services.embedder, ctx.orgId, ctx.viewer.apiKeyId, signals, idempotencyKey);
     return loadFactsInOrder(ctx.em, ctx.orgId, ids);
   }
 }

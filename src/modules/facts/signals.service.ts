@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { badInput, notFound } from '../../core/errors';
+import { CLIENT_MODEL_ID, type Embedder, vectorsFor } from '../embeddings';
 import { idempotent } from '../../core/idempotency';
 import { isUuid } from '../../core/ids';
 import { sql as raw, type Selectable } from 'kysely';
@@ -24,6 +25,8 @@ interface Signal {
   query: string;
   normalizedQuery: string;
   queryEmbedding: number[] | null;
+  /** the model of queryEmbedding ('client' when the caller sent it) */
+  embeddingModel: string | null;
   context: string | null;
 }
 
@@ -44,6 +47,7 @@ function validateSignals(signals: SignalInput[]): Signal[] {
       query: s.query,
       normalizedQuery,
       queryEmbedding: factEmbedding(`${p}.queryEmbedding`, s.queryEmbedding),
+      embeddingModel: null,
       context: text(`${p}.context`, s.context, MAX_TEXT),
     };
   });
@@ -58,7 +62,10 @@ const storedContexts = (orgId: string, factIds: string[]) =>
     .where('c.fact_id', '=', raw<string>`any(${factIds}::uuid[])`);
 
 type StoredContext = Row<ReturnType<typeof storedContexts>>;
-type NewContext = Pick<Selectable<FactQueryContextsTable>, 'id' | 'fact_id' | 'query' | 'normalized_query' | 'query_embedding'>;
+type NewContext = Pick<
+  Selectable<FactQueryContextsTable>,
+  'id' | 'fact_id' | 'query' | 'normalized_query' | 'query_embedding' | 'embedding_model'
+>;
 type NewSignal = Pick<Selectable<FactSignalsTable>, 'id' | 'fact_id' | 'context_id' | 'signal_type' | 'confidence' | 'query' | 'context'>;
 
 /** Creates the new query contexts at the neutral score, without signals yet. */
@@ -66,11 +73,22 @@ function insertContexts(orgId: string, created: NewContext[]) {
   const x = jsonRecords<Omit<NewContext, 'query_embedding'> & { query_embedding: unknown }, 'x'>(
     created,
     'x',
-    'id uuid, fact_id uuid, query text, normalized_query text, query_embedding jsonb',
+    'id uuid, fact_id uuid, query text, normalized_query text, query_embedding jsonb, embedding_model text',
   );
   return sql
     .insertInto('fact_query_contexts')
-    .columns(['id', 'org_id', 'created_at', 'fact_id', 'query', 'normalized_query', 'query_embedding', 'usefulness', 'signal_count'])
+    .columns([
+      'id',
+      'org_id',
+      'created_at',
+      'fact_id',
+      'query',
+      'normalized_query',
+      'query_embedding',
+      'embedding_model',
+      'usefulness',
+      'signal_count',
+    ])
     .expression(
       sql
         .selectFrom(x)
@@ -82,6 +100,7 @@ function insertContexts(orgId: string, created: NewContext[]) {
           'x.query',
           'x.normalized_query',
           float8ArrayOfJson(raw.ref('x.query_embedding')).as('query_embedding'),
+          'x.embedding_model',
           raw<number>`0.5`.as('usefulness'),
           raw<number>`0`.as('signal_count'),
         ]),
@@ -140,6 +159,7 @@ function assignContexts(signals: Signal[], stored: StoredContext[]) {
       query: s.query,
       normalized_query: s.normalizedQuery,
       query_embedding: s.queryEmbedding,
+      embedding_model: s.embeddingModel,
     });
     return fresh.id;
   });
@@ -153,6 +173,7 @@ function assignContexts(signals: Signal[], stored: StoredContext[]) {
  */
 export async function submitSignals(
   em: EntityManager,
+  embedder: Embedder,
   orgId: string,
   actorId: string | null,
   input: SignalInput[],
@@ -160,12 +181,24 @@ export async function submitSignals(
 ): Promise<string[]> {
   const signals = validateSignals(input);
   if (signals.length === 0) return [];
+  // a query without a vector gets the server's, before the transaction opens, so query contexts match by meaning
+  const vectors = await vectorsFor(
+    embedder,
+    orgId,
+    signals.map((s) => ({ text: s.query, given: s.queryEmbedding })),
+    'query',
+  );
+  signals.forEach((s, i) => Object.assign(s, { queryEmbedding: vectors[i].embedding, embeddingModel: vectors[i].model }));
   const factIds = [...new Set(signals.map((s) => s.factId))];
   return idempotent(em, { orgId, key: idempotencyKey, operation: 'submitSignals', input }, async (tx) => {
     await checkDimensions(
       tx,
       orgId,
-      signals.flatMap((s, i) => (s.queryEmbedding ? [{ field: `signals.${i}.queryEmbedding`, length: s.queryEmbedding.length }] : [])),
+      signals.flatMap((s, i) =>
+        s.queryEmbedding
+          ? [{ field: `signals.${i}.queryEmbedding`, length: s.queryEmbedding.length, serverMade: s.embeddingModel !== CLIENT_MODEL_ID }]
+          : [],
+      ),
     );
     const locked = await runRows(
       tx,

@@ -1,0 +1,38 @@
+import type { EmbeddingSettings } from '../../config';
+import type { Logger } from '../../core/logger';
+import { CachedEmbedder } from './cached-embedder';
+import type { Embedder } from './embedder';
+import { LocalBackend } from './local';
+import { EmbeddingMetrics } from './metrics';
+import { noneEmbedder } from './none';
+import { OpenAiBackend } from './openai';
+
+export { CLIENT_MODEL_ID, type Embedder, type EmbeddingPurpose } from './embedder';
+export { LOCAL_MODEL_ID } from './local';
+export type { EmbeddingMetrics } from './metrics';
+
+const metricsOf = new WeakMap<Embedder, EmbeddingMetrics>();
+
+/** The embedder of these settings (one per process). The local provider starts its workers, which load the model, now. */
+export function createEmbedder(settings: EmbeddingSettings, log: Logger): Embedder {
+  const metrics = new EmbeddingMetrics();
+  const opts = { timeoutMs: settings.timeoutMs, queue: settings.queue, cacheEntries: settings.cacheEntries };
+  let embedder: Embedder;
+  switch (settings.provider) {
+    case 'none':
+      embedder = noneEmbedder();
+      break;
+    case 'local':
+      embedder = new CachedEmbedder(new LocalBackend(settings.workers, metrics, log), opts, metrics, log);
+      break;
+    case 'openai':
+      embedder = new CachedEmbedder(new OpenAiBackend(settings, metrics, log), opts, metrics, log);
+      break;
+  }
+  metricsOf.set(embedder, metrics);
+  return embedder;
+}
+
+/** The embedder's metrics, for a server's /metrics registry. */
+export const embeddingMetrics = (embedder: Embedder): EmbeddingMetrics => metricsOf.get(embedder) ?? new EmbeddingMetrics();
+export { type StoredVector, vectorsFor } from './vectors-for';

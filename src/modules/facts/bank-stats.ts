@@ -1,0 +1,62 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { templateRows } from '../../db/typed-sql';
+
+/** A bank's size and mean fact length in distinct stems, what BM25's idf and length norm need. */
+export interface BankStats {
+  n: number;
+  avgLen: number;
+}
+
+/**
+ * How long a bank's statistics are reused. Counting a bank of 100,000 facts takes tens of
+ * milliseconds; BM25 moves little when N or the mean length drift by a minute's writes (idf is
+ * logarithmic in N), so one count serves every recall of the bank for this long.
+ */
+export const BANK_STATS_TTL_MS = 30_000;
+/** banks whose statistics are kept; the least recently counted go first */
+const MAX_BANKS = 10_000;
+
+const cache = new Map<string, BankStats & { at: number }>();
+
+/** Stems too common in the table to look up in the GIN index (see lexical.sql.ts), with their share of facts. */
+export interface CommonStems {
+  stems: string[];
+  freqs: number[];
+}
+let common: (CommonStems & { at: number }) | null = null;
+
+/**
+ * The stems PostgreSQL's statistics (ANALYZE's most common elements of `facts.text_tsv`) put in more
+ * than `postings` facts of the table, read again when older than BANK_STATS_TTL_MS: a GIN scan of
+ * one of them reads its whole posting list, whatever the bank.
+ */
+export async function commonStems(em: EntityManager, postings: number, nowMs = Date.now()): Promise<CommonStems> {
+  if (common && nowMs - common.at < BANK_STATS_TTL_MS) return common;
+  const rows = await templateRows<{ stem: string; freq: number }>(
+    em,
+    raw<{ stem: string; freq: number }>`SELECT e.stem, e.freq::float8 AS freq
+      FROM pg_stats s CROSS JOIN LATERAL unnest(s.most_common_elems::text::text[], s.most_common_elem_freqs) AS e(stem, freq)
+     WHERE s.schemaname = current_schema() AND s.tablename = 'facts' AND s.attname = 'text_tsv'
+       AND e.stem IS NOT NULL AND e.freq * (SELECT greatest(reltuples, 0) FROM pg_class WHERE oid = 'facts'::regclass) > ${postings}`,
+  );
+  common = { stems: rows.map((r) => r.stem), freqs: rows.map((r) => Number(r.freq)), at: nowMs };
+  return common;
+}
+
+/** The bank's statistics, counted again when older than BANK_STATS_TTL_MS (organizations never share an entry). */
+export async function bankStats(em: EntityManager, orgId: string, bankId: string, nowMs = Date.now()): Promise<BankStats> {
+  const key = `${orgId}\u0000${bankId}`;
+  const hit = cache.get(key);
+  if (hit && nowMs - hit.at < BANK_STATS_TTL_MS) return hit;
+  const [row] = await templateRows<{ n: string | number; avg_len: number | null }>(
+    em,
+    raw<{ n: string | number; avg_len: number | null }>`SELECT count(*) AS n, avg(length(f.text_tsv))::float8 AS avg_len
+      FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${bankId}::text AND f.text <> ''`,
+  );
+  const stats = { n: Number(row.n), avgLen: Number(row.avg_len ?? 0), at: nowMs };
+  cache.delete(key);
+  cache.set(key, stats);
+  if (cache.size > MAX_BANKS) cache.delete(cache.keys().next().value!);
+  return stats;
+}

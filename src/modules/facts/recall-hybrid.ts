@@ -1,0 +1,163 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw, type RawBuilder } from 'kysely';
+import { sql, templateRows, toDriverText } from '../../db/typed-sql';
+import type { FactRow } from './fact.rows';
+import { factFromRow } from './fact.rows';
+import { bankStats, type CommonStems, commonStems } from './bank-stats';
+import { RecallStrategy } from './facts.inputs';
+import { type RecalledFact, UsefulnessSource } from './facts.type';
+import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lexical.sql';
+import type { RecallParams as Params } from './recall-params';
+import { normalizeQuery } from './usefulness';
+import { CONTEXT_MATCH_SQL, cosineWith, usefulnessNowOf } from './usefulness.sql';
+
+/** The lexical score's share in the fused score F (the embedding's is the rest). */
+export const LEXICAL_SHARE = 0.65;
+/** Each list (lexical, semantic) brings at least this many candidates to the fusion, and at least `limit`. */
+export const FUSION_CANDIDATES = 50;
+/** What the best neighbour at distance 1 and at distance 2 adds to a fact's score: HYBRID, and LEXICAL. */
+export const NEIGHBOURS = { hybrid: [0.6, 0.3], lexical: [0.7, 0.25] } as const;
+
+export const fusionDepth = (limit: number) => Math.max(limit, FUSION_CANDIDATES);
+
+/** What the statement returns per fact. */
+type Ranked = FactRow & {
+  lexical: number;
+  semantic: number | null;
+  relevance: number;
+  use: number;
+  from_context: boolean;
+  final: number;
+};
+
+/**
+ * Recall ranked by `LEXICAL` (qe null) or `HYBRID` (with a query embedding `qe`), in one statement:
+ *
+ * - U: the best `fusionDepth(limit)` facts by lexical score, and (HYBRID) as many by cosine (among
+ *   `semanticIds` when the vector index named them, else over the bank's facts with an embedding);
+ * - W: U and the 4 facts before and after each in the bank's order of writing (`seq`);
+ * - F of every fact of W: HYBRID `LEXICAL_SHARE * lexN + (1 - LEXICAL_SHARE) * semN`, the lexical
+ *   score and the cosine min-max normalised over U (clipped to 0..1; a list whose min equals its
+ *   max gives 1 to its best), LEXICAL the lexical score over U's best;
+ * - S of a fact within 2 of a fact of U: `F + n1 * max(F(d-1), F(d+1)) + n2 * max(F(d-2), F(d+2))`
+ *   (the turns around a fact often carry the answer's other half), relevance `S / (1 + n1 + n2)`;
+ * - then usefulness, the `minUsefulness` filter, the final score, ties to the earlier fact.
+ *
+ * W's facts in `seq` order are consecutive in the bank within 2 of U's (each fact of U brings the 4
+ * on each side), so the window functions read true neighbours; a fact at a bank's end has none.
+ */
+function hybridStatement(
+  p: Params,
+  orgId: string,
+  stats: { n: number; avgLen: number; common: CommonStems },
+  qe: number[] | null,
+  semanticIds: string[] | null,
+): RawBuilder<Ranked> {
+  const depth = fusionDepth(p.limit);
+  const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
+  const filters = factFilters(scope);
+  const qnorm = normalizeQuery(p.query);
+  const cosOf = (alias: string) => (qe ? cosineWith(`${alias}.embedding`, `${alias}.embedding_norm_sq`, qe) : raw<number>`NULL::float8`);
+  const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
+  const sem = qe
+    ? raw`, sem AS MATERIALIZED (
+        SELECT f.id FROM facts f
+         WHERE ${filters} AND f.embedding IS NOT NULL ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
+         ORDER BY ${cosOf('f')} DESC, f.id LIMIT ${depth})`
+    : raw``;
+  const contextSim = qe
+    ? raw`CASE WHEN c.query_embedding IS NOT NULL THEN ${cosineWith('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
+               WHEN c.normalized_query = ${qnorm}::text THEN 1.0::float8 END`
+    : raw`CASE WHEN c.normalized_query = ${qnorm}::text THEN 1.0::float8 END`;
+  const norm = (x: string, lo: string, hi: string) =>
+    raw.raw(`CASE WHEN ${x} IS NULL THEN 0.0 WHEN b.${hi} > b.${lo} THEN least(1.0, greatest(0.0, (${x} - b.${lo}) / (b.${hi} - b.${lo})))
+                  WHEN ${x} >= b.${hi} THEN 1.0 ELSE 0.0 END`);
+  const fused = qe
+    ? raw`${LEXICAL_SHARE}::float8 * ${norm('w.lexical', 'lmin', 'lmax')} + ${1 - LEXICAL_SHARE}::float8 * ${norm('w.cosine', 'cmin', 'cmax')}`
+    : raw`CASE WHEN b.lmax > 0 THEN least(1.0, w.lexical / b.lmax) ELSE 0.0 END`;
+  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq
+      FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
+     ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
+  const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
+  return raw<Ranked>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
+    u AS MATERIALIZED (
+      SELECT f.id, f.seq FROM (SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}) x
+        JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+    around AS MATERIALIZED (
+      SELECT DISTINCT ON (n.id) n.* FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
+    w AS MATERIALIZED (
+      SELECT a.id, a.seq, a.kind, a.status, a.id IN (SELECT id FROM u) AS in_u,
+             ${lexicalScoreOf('a', stats)} AS lexical, ${qe ? raw`CASE WHEN a.embedding IS NOT NULL THEN ${cosOf('a')} END` : raw`NULL::float8`} AS cosine
+        FROM around a),
+    b AS (
+      SELECT min(lexical) FILTER (WHERE in_u) AS lmin, max(lexical) FILTER (WHERE in_u) AS lmax,
+             min(cosine) FILTER (WHERE in_u) AS cmin, max(cosine) FILTER (WHERE in_u) AS cmax FROM w),
+    fw AS (SELECT w.*, ${fused} AS f FROM w CROSS JOIN b),
+    sw AS (
+      SELECT fw.*,
+             (fw.f + ${n1}::float8 * greatest(coalesce(lag(fw.f, 1) OVER o, 0.0), coalesce(lead(fw.f, 1) OVER o, 0.0))
+                   + ${n2}::float8 * greatest(coalesce(lag(fw.f, 2) OVER o, 0.0), coalesce(lead(fw.f, 2) OVER o, 0.0)))
+               / ${1 + n1 + n2}::float8 AS relevance,
+             bool_or(fw.in_u) OVER (o ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS near
+        FROM fw WINDOW o AS (ORDER BY fw.seq)),
+    pool AS MATERIALIZED (
+      SELECT sw.* FROM sw
+       WHERE sw.near AND (${p.kinds}::text[] IS NULL OR sw.kind = any(${p.kinds}::text[]))
+         AND (${p.statuses}::text[] IS NULL OR sw.status = any(${p.statuses}::text[]))),
+    ctx AS (
+      SELECT DISTINCT ON (m.fact_id) m.fact_id, m.usefulness, m.last_signal_at FROM (
+        SELECT c.fact_id, c.usefulness, c.last_signal_at, ${contextSim} AS sim
+          FROM fact_query_contexts c JOIN pool ON pool.id = c.fact_id WHERE c.org_id = ${orgId}::uuid) m
+       WHERE m.sim >= ${raw.raw(CONTEXT_MATCH_SQL)}
+       ORDER BY m.fact_id, m.sim DESC, m.last_signal_at DESC NULLS LAST),
+    scored AS (
+      SELECT pool.id, pool.seq, pool.lexical, pool.cosine, pool.relevance, ctx.fact_id IS NOT NULL AS from_context,
+             CASE WHEN ctx.fact_id IS NOT NULL THEN ${usefulnessNowOf('ctx')} ELSE ${usefulnessNowOf('f')} END AS use
+        FROM pool JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = pool.id
+        LEFT JOIN ctx ON ctx.fact_id = pool.id),
+    top AS (
+      SELECT r.*, ${final} AS final FROM scored r
+       WHERE r.use >= ${p.minUsefulness}::float8
+       ORDER BY final DESC, r.seq LIMIT ${p.limit})
+    SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
+           f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.embedding,
+           top.lexical, greatest(0.0::float8, top.cosine) AS semantic, top.relevance, top.use, top.from_context, top.final
+      FROM top JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = top.id
+     ORDER BY top.final DESC, top.seq`;
+}
+
+/** Recall ranked by LEXICAL (qe null) or HYBRID (qe given); see `hybridStatement`. */
+export async function recallHybrid(
+  em: EntityManager,
+  orgId: string,
+  p: Params,
+  qe: number[] | null,
+  semanticIds: string[] | null,
+): Promise<RecalledFact[]> {
+  const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
+  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds));
+  const now = new Date();
+  const strategyUsed = qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL;
+  return rows.map((r) => ({
+    fact: factFromRow(r, now),
+    semanticScore: r.semantic === null ? null : Number(r.semantic),
+    lexicalScore: Number(r.lexical),
+    relevance: Number(r.relevance),
+    strategyUsed,
+    usefulnessScore: Number(r.use),
+    usefulnessSource: r.from_context ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
+    finalScore: Number(r.final),
+  }));
+}
+
+/** `hybridStatement` as text with `?` placeholders and its bindings (for measurements). */
+export function hybridQuery(
+  orgId: string,
+  p: Params,
+  stats: { n: number; avgLen: number; common: CommonStems },
+  qe: number[] | null,
+  semanticIds: string[] | null,
+): [string, unknown[]] {
+  const { text, params } = toDriverText({ compile: () => hybridStatement(p, orgId, stats, qe, semanticIds).compile(sql) });
+  return [text, params];
+}

@@ -115,15 +115,19 @@ export interface StrategyScore extends Recall {
   byCategory: Record<string, Recall>;
   /** median time of one recall as the client saw it, ms (null for the benchmark's own ranking) */
   p50Ms: number | null;
+  /** how many questions each strategy actually ranked (`strategyUsed`: a fallback shows here), when the server says */
+  used?: Record<string, number>;
 }
 
 /** Evidence recall of one strategy, question by question. */
 export class RecallTally {
   private readonly rows: { category: number; h5: boolean; h10: boolean; all10: boolean }[] = [];
   private readonly ms: number[] = [];
+  private readonly used = new Map<string, number>();
 
-  /** `ranked`: the answers' turn ids, best first. */
-  add(q: Question, ranked: string[], ms?: number): void {
+  /** `ranked`: the answers' turn ids, best first; `used`: the strategy the server says ranked them. */
+  add(q: Question, ranked: string[], ms?: number, used?: string): void {
+    if (used) this.used.set(used, (this.used.get(used) ?? 0) + 1);
     const top5 = new Set(ranked.slice(0, 5));
     const top10 = new Set(ranked.slice(0, 10));
     this.rows.push({
@@ -143,7 +147,13 @@ export class RecallTally {
     const byCategory: Record<string, Recall> = {};
     for (const c of Object.keys(CATEGORIES)) byCategory[c] = of(this.rows.filter((r) => r.category === Number(c)));
     const sorted = [...this.ms].sort((a, b) => a - b);
-    return { strategy, ...of(this.rows), byCategory, p50Ms: sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : null };
+    return {
+      strategy,
+      ...of(this.rows),
+      byCategory,
+      p50Ms: sorted.length ? sorted[Math.floor((sorted.length - 1) / 2)] : null,
+      ...(this.used.size ? { used: Object.fromEntries(this.used) } : {}),
+    };
   }
 }
 

@@ -6,7 +6,7 @@
 // QUALITY_DATA) and never copied; without it the scenario says so and is skipped.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { isEnumType, isInputObjectType, type GraphQLSchema } from 'graphql';
+import { isEnumType, isInputObjectType, isObjectType, type GraphQLSchema } from 'graphql';
 import pg from 'pg';
 import { projectRoot } from '../src/db/paths';
 import { startChild } from './children';
@@ -39,6 +39,12 @@ export function recallStrategies(schema: GraphQLSchema): (string | null)[] {
   let type = field.type;
   while ('ofType' in type) type = type.ofType;
   return isEnumType(type) ? type.getValues().map((v) => v.name) : [null];
+}
+
+/** Whether recall's answers say which strategy ranked them (`strategyUsed`). */
+export function recallReportsStrategy(schema: GraphQLSchema): boolean {
+  const t = schema.getType('RecalledFact');
+  return isObjectType(t) && 'strategyUsed' in t.getFields();
 }
 
 async function post(url: string, token: string, query: string, variables: Record<string, unknown>): Promise<any> {
@@ -83,6 +89,8 @@ export async function measureQuality(opts: {
   orgId: string;
   conversations: Conversation[];
   strategies: (string | null)[];
+  /** ask each answer which strategy ranked it (a fallback to LEXICAL is counted in the results) */
+  reportsStrategy?: boolean;
   /** how long to wait for the server to embed the facts (default 10 minutes) */
   embedWaitMs?: number;
   log?: (line: string) => void;
@@ -114,15 +122,19 @@ export async function measureQuality(opts: {
       ),
     );
     for (const strategy of opts.strategies) {
-      const query = `query QualityRecall($input: RecallInput!) { recall(input: $input) { fact { externalId } } }`;
+      const query = `query QualityRecall($input: RecallInput!) { recall(input: $input) { fact { externalId } ${opts.reportsStrategy ? 'strategyUsed' : ''} } }`;
       for (const q of c.questions) {
         const input = { bankId: bankOf(c), query: q.question, limit: 10, ...(strategy ? { strategy } : {}) };
         const started = performance.now();
-        const data = (await post(url, token, query, { input })) as { recall: { fact: { externalId: string | null } }[] };
+        const data = (await post(url, token, query, { input })) as {
+          recall: { fact: { externalId: string | null }; strategyUsed?: string }[];
+        };
         const ms = performance.now() - started;
         const prefix = externalId(c, '');
         const ranked = data.recall.map((r) => r.fact.externalId ?? '').map((e) => (e.startsWith(prefix) ? e.slice(prefix.length) : ''));
-        tally(strategy ?? 'default').add(q, ranked, ms);
+        // an empty answer names no strategy
+        const used = opts.reportsStrategy ? (data.recall[0]?.strategyUsed ?? 'no answers') : undefined;
+        tally(strategy ?? 'default').add(q, ranked, ms, used);
       }
     }
     log(`quality: asked the ${c.questions.length} questions of ${c.id}`);
@@ -174,6 +186,7 @@ export async function runQuality(opts: {
       orgId: opts.orgId,
       conversations,
       strategies: recallStrategies(opts.schema),
+      reportsStrategy: recallReportsStrategy(opts.schema),
       log: (line) => process.stderr.write(`${line}\n`),
     });
     return { data: path, ...result };

@@ -1,7 +1,7 @@
 import { dirname, join } from 'node:path';
 import type pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { measureQuality, qualityDataPath, recallStrategies, runQuality } from '../bench/quality';
+import { measureQuality, qualityDataPath, recallReportsStrategy, recallStrategies, runQuality } from '../bench/quality';
 import { bm25Rank, lexemes, parseConversations, qualityTable, RecallTally, type Conversation } from '../bench/quality-score';
 import { renderTable } from '../bench/table';
 import { projectRoot } from '../src/db/paths';
@@ -163,9 +163,11 @@ describe('retrieval-quality benchmark: the scenario', () => {
 
   it('writes each turn as a fact of its conversation bank and scores every strategy the schema offers', async () => {
     const { orgId, token } = await server.createOrg('quality');
-    const strategies = recallStrategies(buildAppSchema());
+    const schema = buildAppSchema();
+    const strategies = recallStrategies(schema);
+    const reportsStrategy = recallReportsStrategy(schema);
     const conversations: Conversation[] = parseConversations(SYNTHETIC);
-    const res = await measureQuality({ url: server.url, token, db, orgId, conversations, strategies, embedWaitMs: 0 });
+    const res = await measureQuality({ url: server.url, token, db, orgId, conversations, strategies, reportsStrategy, embedWaitMs: 0 });
     expect(res).toMatchObject({ conversations: 1, facts: 12, questions: 3, factText: 'speaker: text' });
     const facts = await db.query(
       `SELECT text, external_id FROM facts WHERE org_id = $1 AND bank_id = 'quality-synthetic-1' ORDER BY external_id`,
@@ -183,6 +185,8 @@ describe('retrieval-quality benchmark: the scenario', () => {
       expect(s.questions).toBe(3);
       expect(s.byCategory['4'].at10).toBe(1);
       expect(s.p50Ms).toBeGreaterThan(0);
+      // every question is counted under the strategy the server says ranked it (without embeddings HYBRID falls back)
+      if (reportsStrategy) expect(Object.values(s.used ?? {}).reduce((a, n) => a + n, 0)).toBe(3);
     }
   });
 });

@@ -8,7 +8,7 @@ import { usePreparedStatements } from './db/named-statements';
 import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
-import { createEmbedder, type Embedder } from './modules/embeddings';
+import { createEmbedder, type Embedder, embeddingMetrics, Reembedder } from './modules/embeddings';
 import { FactIndex } from './modules/facts';
 import { CandidateCache } from './modules/memory';
 import { ensureFirstOrganization, type FirstStart, KeyCache } from './modules/orgs';
@@ -66,6 +66,8 @@ export interface App {
   memoryCache: CandidateCache;
   /** the server's embedder (provider 'none': disabled) */
   embedder: Embedder;
+  /** the background re-embedding after a model change, with its progress */
+  reembedder: Reembedder;
   /** drain traffic, then close the bus and the database; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -96,6 +98,21 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       5 * 60_000,
     );
     pruning.unref();
+    // vectors of another model than the server's are embedded again in the background (README: Embeddings)
+    const reembedder = new Reembedder(db.orm.config.get('clientUrl'), embedder, embeddingMetrics(embedder), log);
+    let retry: NodeJS.Timeout | undefined;
+    const reembed = (): Promise<void> =>
+      reembedder.run().then(
+        (ran) => {
+          // another instance holds the lock: look again later, in case it stops before the end
+          if (!ran) retry = setTimeout(() => void (reembedding = reembed()), 5 * 60_000).unref();
+        },
+        (err: unknown) => {
+          log.warn({ err }, 're-embedding failed; it resumes in a minute');
+          retry = setTimeout(() => void (reembedding = reembed()), 60_000).unref();
+        },
+      );
+    let reembedding = reembed();
     let stopping: Promise<void> | null = null;
     return {
       server,
@@ -105,14 +122,18 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       factIndex,
       memoryCache,
       embedder,
+      reembedder,
       // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);
       // failures are logged, and the drain still ends
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(pruning);
+          clearTimeout(retry);
+          reembedder.stop();
           for (const [step, run] of [
             ['server', () => server.stop()],
             ['event bus', () => bus.close()],
+            ['re-embedding', () => reembedding],
             ['embedder', () => embedder!.close()],
             ['database', () => db.close()],
           ] as const) {

@@ -116,6 +116,20 @@ describe('the openai provider', () => {
     }
   });
 
+  it('refuses a call with EMBEDDINGS_UNAVAILABLE when EMBEDDINGS_QUEUE texts are already being embedded', async () => {
+    const e = createEmbedder(settings({ EMBEDDINGS_QUEUE: '3', EMBEDDINGS_TIMEOUT_MS: '800' }), quiet);
+    script = [() => {}];
+    const first = e.embed('org-a', ['one', 'two'], 'document');
+    await expect(e.embed('org-a', ['three', 'four'], 'document')).rejects.toMatchObject({
+      code: 'EMBEDDINGS_UNAVAILABLE',
+      message: expect.stringMatching(/queue is full/),
+    });
+    await expect(first).rejects.toMatchObject({ code: 'EMBEDDINGS_UNAVAILABLE', message: expect.stringMatching(/800 ms/) });
+    // the line is free again
+    expect(await e.embed('org-a', ['three', 'four'], 'document')).toHaveLength(2);
+    fake.closeAllConnections();
+  });
+
   it('keeps a cache entry per organization: the same text is sent again for another organization, not for the same one', async () => {
     const e = createEmbedder(settings(), quiet);
     await e.embed('org-a', ['shared text'], 'document');

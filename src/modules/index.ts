@@ -5,6 +5,7 @@ type ResolverClass = new (...args: never[]) => object;
 import { IdempotencyKey } from '../core/idempotency.entity';
 import { ChangeLogEntry } from '../db/change-log.entity';
 import { canvasEntities, canvasResolvers } from './canvas';
+import { embeddingResolvers } from './embeddings';
 import { episodeEntities, episodeResolvers } from './episodes';
 import { factEntities, factResolvers } from './facts';
 import { feedbackEntities, feedbackResolvers } from './feedback';
@@ -36,4 +37,5 @@ export const resolvers: NonEmptyArray<ResolverClass> = [
   ...feedbackResolvers,
   ...learningResolvers,
   ...memoryResolvers,
+  ...embeddingResolvers,
 ];

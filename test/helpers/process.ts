@@ -15,7 +15,8 @@ const cli = join(projectRoot, 'dist/src/cli/index.js');
 /** Runs the compiled server as `npm start` does (global setup compiled it) and waits until it serves. */
 export async function spawnServer(env: Record<string, string>, waitFor = 'memory-loop is serving'): Promise<ServerProcess> {
   const child = spawn(process.execPath, [main], {
-    env: { ...process.env, NODE_ENV: 'development', ...env },
+    // like the in-process test server: no embedding model unless the test asks for one
+    env: { ...process.env, NODE_ENV: 'development', EMBEDDINGS_PROVIDER: 'none', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let out = '';

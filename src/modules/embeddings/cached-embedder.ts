@@ -13,7 +13,7 @@ export interface CachedEmbedderOptions {
 }
 
 /** Scales a vector to length 1 (recall's cosines then compare directions only). */
-export function l2Normalize(v: ArrayLike<number>): number[] {
+function l2Normalize(v: ArrayLike<number>): number[] {
   let sq = 0;
   for (let i = 0; i < v.length; i++) sq += v[i] * v[i];
   const norm = Math.sqrt(sq);

@@ -6,8 +6,11 @@ import { LocalBackend } from './local';
 import { EmbeddingMetrics } from './metrics';
 import { noneEmbedder } from './none';
 import { OpenAiBackend } from './openai';
+import { EmbeddingStatusResolver } from './status.resolver';
 
-export { CLIENT_MODEL_ID, type Embedder, type EmbeddingPurpose } from './embedder';
+export { CLIENT_MODEL_ID, type Embedder } from './embedder';
+/** @public the purpose argument of Embedder.embed, for callers that pass it on */
+export type { EmbeddingPurpose } from './embedder';
 export { LOCAL_MODEL_ID } from './local';
 export type { EmbeddingMetrics } from './metrics';
 
@@ -35,4 +38,8 @@ export function createEmbedder(settings: EmbeddingSettings, log: Logger): Embedd
 
 /** The embedder's metrics, for a server's /metrics registry. */
 export const embeddingMetrics = (embedder: Embedder): EmbeddingMetrics => metricsOf.get(embedder) ?? new EmbeddingMetrics();
-export { type StoredVector, vectorsFor } from './vectors-for';
+export { vectorsFor } from './vectors-for';
+export { episodeText, Reembedder } from './reembed';
+
+/** The GraphQL resolvers of the module. */
+export const embeddingResolvers = [EmbeddingStatusResolver];

@@ -8,7 +8,7 @@ import { chunkText } from './long-text';
 export const LOCAL_MODEL_ID = 'local:use-lite-512';
 const DIMENSION = 512;
 /** texts per model call: concurrent requests are merged up to this many */
-export const LOCAL_BATCH = 64;
+const LOCAL_BATCH = 64;
 
 interface Pending {
   text: string;

@@ -1,5 +1,5 @@
 /** Texts up to this many characters are embedded whole by the local model. */
-export const LOCAL_CHUNK_CHARS = 1000;
+const LOCAL_CHUNK_CHARS = 1000;
 
 /**
  * The pieces a text is embedded in: the text itself up to LOCAL_CHUNK_CHARS characters, else

@@ -4,7 +4,7 @@ import { type EmbeddingBackend, EmbeddingFailure } from './backend';
 import type { EmbeddingMetrics } from './metrics';
 
 /** Longest text sent, in characters (facts are at most 8 KB; longer texts are cut here). */
-export const OPENAI_MAX_CHARS = 16_000;
+const OPENAI_MAX_CHARS = 16_000;
 /** calls sent at once for one embed call split into several batches */
 const PARALLEL_CALLS = 4;
 

@@ -1,4 +1,4 @@
-import { CLIENT_MODEL_ID, type Embedder, vectorsFor } from '../embeddings';
+import { CLIENT_MODEL_ID, type Embedder, episodeText, vectorsFor } from '../embeddings';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { badInput, notFound } from '../../core/errors';
@@ -150,8 +150,7 @@ export async function recordEpisode(em: EntityManager, embedder: Embedder, orgId
   const c = checkRecordEpisode(input);
   const { idempotencyKey, ...rest } = input;
   // without a client vector, recallEpisodes finds the episode by its title and task (embedded before the transaction)
-  const described = [input.title, input.task].filter((t): t is string => !!t && t.trim() !== '').join('\n');
-  const [vector] = await vectorsFor(embedder, orgId, [{ text: described || null, given: input.embedding }], 'document');
+  const [vector] = await vectorsFor(embedder, orgId, [{ text: episodeText(input.title, input.task), given: input.embedding }], 'document');
   const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'recordEpisode', input: rest }, async (tx) => {
     await checkEmbeddingDimension(tx, orgId, vector.embedding, vector.model !== CLIENT_MODEL_ID);
     const episode = sql

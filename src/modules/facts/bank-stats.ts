@@ -13,7 +13,7 @@ export interface BankStats {
  * milliseconds; BM25 moves little when N or the mean length drift by a minute's writes (idf is
  * logarithmic in N), so one count serves every recall of the bank for this long.
  */
-export const BANK_STATS_TTL_MS = 30_000;
+const BANK_STATS_TTL_MS = 30_000;
 /** banks whose statistics are kept; the least recently counted go first */
 const MAX_BANKS = 10_000;
 

@@ -1,6 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type RawBuilder } from 'kysely';
-import { templateRows } from '../../db/typed-sql';
 
 /**
  * Lexical ranking: BM25 over the English stems PostgreSQL keeps in `facts.text_tsv`, the query
@@ -25,16 +23,16 @@ import { templateRows } from '../../db/typed-sql';
  * bounds the ranking is exact BM25.
  */
 /** BM25's constants, measured on long conversations: turns are short and of similar length, so a low B */
-export const K1 = 0.9;
-export const B = 0.4;
+const K1 = 0.9;
+const B = 0.4;
 /** at most this many facts are read per stem (and df counted up to it) */
-export const TERM_CAP = 1000;
+const TERM_CAP = 500;
 /** a stem in more facts of the table than this (by PostgreSQL's statistics) is not looked up in the index */
 export const COMMON_POSTINGS = 5000;
 /** how many of the bank's newest facts are matched against the common stems when the rarer ones find too few */
-export const RECENT_SCAN = 2000;
+const RECENT_SCAN = 2000;
 /** at most this many stems of a query count */
-export const MAX_TERMS = 32;
+const MAX_TERMS = 32;
 
 export interface LexicalScope {
   orgId: string;
@@ -100,12 +98,4 @@ export function lexicalScoreOf(alias: string, s: Pick<LexicalScope, 'avgLen'>): 
   return raw<number>`coalesce((SELECT sum(i.idf) FROM idf i WHERE ${tsv} @@ i.tq) / nullif((SELECT sum(idf) FROM idf), 0), 0.0::float8)
     * (1.0 + ${K1}::float8 * (1.0 - ${B}::float8))
     / (1.0 + ${K1}::float8 * (1.0 - ${B}::float8 + ${B}::float8 * length(${tsv}) / greatest(${s.avgLen}::float8, 1.0)))`;
-}
-
-/** The lexical score alone, for tests and measurements: the best `keep` facts of the bank. */
-export async function lexicalTop(em: EntityManager, s: LexicalScope, keep: number): Promise<{ id: string; score: number }[]> {
-  return templateRows<{ id: string; score: number }>(
-    em,
-    raw<{ id: string; score: number }>`WITH ${lexicalCtes(s, keep, keep)} SELECT id, score FROM lex`,
-  );
 }

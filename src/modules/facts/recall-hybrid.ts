@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type RawBuilder } from 'kysely';
-import { sql, templateRows, toDriverText } from '../../db/typed-sql';
+import { templateRows } from '../../db/typed-sql';
 import type { FactRow } from './fact.rows';
 import { factFromRow } from './fact.rows';
 import { bankStats, type CommonStems, commonStems } from './bank-stats';
@@ -12,11 +12,11 @@ import { normalizeQuery } from './usefulness';
 import { CONTEXT_MATCH_SQL, cosineWith, usefulnessNowOf } from './usefulness.sql';
 
 /** The lexical score's share in the fused score F (the embedding's is the rest). */
-export const LEXICAL_SHARE = 0.65;
+const LEXICAL_SHARE = 0.65;
 /** Each list (lexical, semantic) brings at least this many candidates to the fusion, and at least `limit`. */
-export const FUSION_CANDIDATES = 50;
+const FUSION_CANDIDATES = 50;
 /** What the best neighbour at distance 1 and at distance 2 adds to a fact's score: HYBRID, and LEXICAL. */
-export const NEIGHBOURS = { hybrid: [0.6, 0.3], lexical: [0.7, 0.25] } as const;
+const NEIGHBOURS = { hybrid: [0.6, 0.3], lexical: [0.7, 0.25] } as const;
 
 export const fusionDepth = (limit: number) => Math.max(limit, FUSION_CANDIDATES);
 
@@ -52,17 +52,23 @@ function hybridStatement(
   stats: { n: number; avgLen: number; common: CommonStems },
   qe: number[] | null,
   semanticIds: string[] | null,
+  model: string | null,
 ): RawBuilder<Ranked> {
   const depth = fusionDepth(p.limit);
   const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
   const filters = factFilters(scope);
   const qnorm = normalizeQuery(p.query);
   const cosOf = (alias: string) => (qe ? cosineWith(`${alias}.embedding`, `${alias}.embedding_norm_sq`, qe) : raw<number>`NULL::float8`);
+  // a vector the server made is compared with the vectors of the same model only
+  const hasVector = (alias: string) =>
+    model === null
+      ? raw`${raw.ref(`${alias}.embedding`)} IS NOT NULL`
+      : raw`(${raw.ref(`${alias}.embedding`)} IS NOT NULL AND ${raw.ref(`${alias}.embedding_model`)} = ${model}::text)`;
   const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
   const sem = qe
     ? raw`, sem AS MATERIALIZED (
         SELECT f.id FROM facts f
-         WHERE ${filters} AND f.embedding IS NOT NULL ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
+         WHERE ${filters} AND ${hasVector('f')} ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
          ORDER BY ${cosOf('f')} DESC, f.id LIMIT ${depth})`
     : raw``;
   const contextSim = qe
@@ -75,7 +81,11 @@ function hybridStatement(
   const fused = qe
     ? raw`${LEXICAL_SHARE}::float8 * ${norm('w.lexical', 'lmin', 'lmax')} + ${1 - LEXICAL_SHARE}::float8 * ${norm('w.cosine', 'cmin', 'cmax')}`
     : raw`CASE WHEN b.lmax > 0 THEN least(1.0, w.lexical / b.lmax) ELSE 0.0 END`;
-  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq
+  const side = (
+    cmp: '<' | '>=',
+    order: 'DESC' | 'ASC',
+    n: number,
+  ) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq, f.embedding_model
       FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
      ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
   const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
@@ -87,7 +97,7 @@ function hybridStatement(
       SELECT DISTINCT ON (n.id) n.* FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
     w AS MATERIALIZED (
       SELECT a.id, a.seq, a.kind, a.status, a.id IN (SELECT id FROM u) AS in_u,
-             ${lexicalScoreOf('a', stats)} AS lexical, ${qe ? raw`CASE WHEN a.embedding IS NOT NULL THEN ${cosOf('a')} END` : raw`NULL::float8`} AS cosine
+             ${lexicalScoreOf('a', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('a')} THEN ${cosOf('a')} END` : raw`NULL::float8`} AS cosine
         FROM around a),
     b AS (
       SELECT min(lexical) FILTER (WHERE in_u) AS lmin, max(lexical) FILTER (WHERE in_u) AS lmax,
@@ -121,7 +131,7 @@ function hybridStatement(
        ORDER BY final DESC, r.seq LIMIT ${p.limit})
     SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
            f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.embedding,
-           top.lexical, greatest(0.0::float8, top.cosine) AS semantic, top.relevance, top.use, top.from_context, top.final
+           top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
       FROM top JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = top.id
      ORDER BY top.final DESC, top.seq`;
 }
@@ -133,9 +143,10 @@ export async function recallHybrid(
   p: Params,
   qe: number[] | null,
   semanticIds: string[] | null,
+  model: string | null = null,
 ): Promise<RecalledFact[]> {
   const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
-  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds));
+  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds, model));
   const now = new Date();
   const strategyUsed = qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL;
   return rows.map((r) => ({
@@ -148,16 +159,4 @@ export async function recallHybrid(
     usefulnessSource: r.from_context ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
     finalScore: Number(r.final),
   }));
-}
-
-/** `hybridStatement` as text with `?` placeholders and its bindings (for measurements). */
-export function hybridQuery(
-  orgId: string,
-  p: Params,
-  stats: { n: number; avgLen: number; common: CommonStems },
-  qe: number[] | null,
-  semanticIds: string[] | null,
-): [string, unknown[]] {
-  const { text, params } = toDriverText({ compile: () => hybridStatement(p, orgId, stats, qe, semanticIds).compile(sql) });
-  return [text, params];
 }

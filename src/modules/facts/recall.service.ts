@@ -154,7 +154,9 @@ export async function recall(
     return ranked.map((r) => ({ ...r, lexicalScore: null, relevance: r.semanticScore ?? 0, strategyUsed: RecallStrategy.SEMANTIC }));
   }
   const semantic = await semanticCandidates(em, orgId, p, qe!, index, p.queryEmbedding !== null);
-  return recallHybrid(em, orgId, p, semantic.usable ? qe : null, semantic.ids);
+  // the server's vector is compared with its own model's vectors only; a client's with every vector, as before
+  const model = p.queryEmbedding === null ? (embedder?.modelId ?? null) : null;
+  return recallHybrid(em, orgId, p, semantic.usable ? qe : null, semantic.ids, model);
 }
 
 /**

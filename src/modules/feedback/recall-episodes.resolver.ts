@@ -14,17 +14,27 @@ export class RecallEpisodesResolver {
     @Arg('agentId', { description: 'The agent.' }) agentId: string,
     @Arg('query', { description: 'What to recall (1..2,000 characters).' }) query: string,
     @Ctx() ctx: Context,
-    @Arg('queryEmbedding', () => [Float], { nullable: true, description: 'Embedding of the query, compared with episode embeddings.' })
+    @Arg('queryEmbedding', () => [Float], {
+      nullable: true,
+      description:
+        'Embedding of the query, compared with episode embeddings; without it the server embeds the query when it has an embedder.',
+    })
     queryEmbedding?: number[],
     @Arg('limit', () => Int, { defaultValue: 10, description: 'At most this many (1..100).' }) limit?: number,
     @Arg('timeRange', () => String, { nullable: true, description: 'Only episodes within this range back from now.' }) timeRange?: string,
   ): Promise<RecalledEpisode[]> {
-    return recallEpisodes(ctx.em, ctx.orgId, ctx.services.config.decayLambda, {
-      agentId,
-      query,
-      queryEmbedding,
-      limit: limit ?? 10,
-      timeRange,
-    });
+    return recallEpisodes(
+      ctx.em,
+      ctx.orgId,
+      ctx.services.config.decayLambda,
+      {
+        agentId,
+        query,
+        queryEmbedding,
+        limit: limit ?? 10,
+        timeRange,
+      },
+      ctx.services.embedder,
+    );
   }
 }

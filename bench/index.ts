@@ -19,6 +19,8 @@ import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
 import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
+import { QUALITY_ID, runQuality } from './quality';
+import { qualityTable, type QualityResult } from './quality-score';
 
 interface Args {
   scale: number;
@@ -152,6 +154,12 @@ async function main(): Promise<void> {
     await c.connect();
     const orgId = (await c.query(`SELECT id FROM organizations WHERE name = 'bench'`)).rows[0].id as string;
     await c.end();
+    const quality = () => runQuality({ env: gqlEnv, databaseUrl: db.url, token, orgId, schema: buildAppSchema() });
+    if (args.only.length && args.only.every((id) => id === QUALITY_ID)) {
+      // the quality scenario writes its own banks: no seeding, no load
+      writeResults({ date: new Date().toISOString(), args, node: process.version, quality: await quality() });
+      return;
+    }
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };
     const progress = new Progress(benchSteps(scenarios, fanOut, args, !!process.env.REDIS_URL));
     progress.start('seed');
@@ -267,6 +275,11 @@ async function main(): Promise<void> {
         duration: args.duration,
       });
     }
+    let qualityResult: QualityResult | string | undefined;
+    if (!args.only.length || args.only.includes(QUALITY_ID)) {
+      progress.start(QUALITY_ID);
+      qualityResult = await quality();
+    }
     progress.finish();
     const result = {
       date: new Date().toISOString(),
@@ -280,18 +293,27 @@ async function main(): Promise<void> {
       recallIndex,
       fanOut: fan,
       noisyTenant: noisy,
+      quality: qualityResult,
       graphqlPeakRssMb: gql.peakRssMb(),
       rawPeakRssMb: raw.peakRssMb(),
     };
-    const dir = join(__dirname, '..', '..', 'bench', 'results');
-    mkdirSync(dir, { recursive: true });
-    const file = join(dir, `${result.date.slice(0, 19).replaceAll(':', '-')}.json`);
-    writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
-    console.log('\n' + markdown(result) + (noisy ? '\n\n' + noisyMarkdown(noisy) : '') + `\nwritten to ${file}`);
+    writeResults(result);
+    console.log('\n' + markdown(result) + (noisy ? '\n\n' + noisyMarkdown(noisy) : ''));
   } finally {
     for (const ch of children.reverse()) await ch.stop();
     await db.close();
   }
+}
+
+/** Writes a run's results to bench/results/<date>.json (and prints the quality table when measured). */
+function writeResults(result: { date: string; quality?: QualityResult | string; [more: string]: unknown }): string {
+  const dir = join(__dirname, '..', '..', 'bench', 'results');
+  mkdirSync(dir, { recursive: true });
+  const file = join(dir, `${result.date.slice(0, 19).replaceAll(':', '-')}.json`);
+  writeFileSync(file, JSON.stringify(result, null, 2) + '\n');
+  if (result.quality && typeof result.quality !== 'string') console.log('\n' + qualityTable(result.quality).join('\n'));
+  console.log(`written to ${file}`);
+  return file;
 }
 
 main().then(

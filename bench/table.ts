@@ -7,13 +7,15 @@
 //
 // kind=load: GraphQL against the raw baseline, one row per scenario. kind=latency: each scenario
 // with its one-connection variant beside it. kind=fanout: feedbackAdded fan-out per transport.
-// kind=noisy: the quiet organization's latency beside a flooding key.
+// kind=noisy: the quiet organization's latency beside a flooding key. kind=quality: evidence recall
+// of each recall strategy on the evaluation conversations.
 // `only` keeps the scenarios whose number (the first word of the name) is listed.
 // `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { FanOutResult } from './fanout';
 import type { NoisyResult } from './noisy';
+import { qualityTable, type QualityResult } from './quality-score';
 import type { Row } from './report';
 
 export interface Results {
@@ -22,6 +24,8 @@ export interface Results {
   scenarios: Row[];
   fanOut?: Record<string, FanOutResult | string>;
   noisyTenant?: NoisyResult;
+  /** the quality scenario's scores, or why it was skipped */
+  quality?: QualityResult | string;
 }
 
 const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
@@ -130,7 +134,9 @@ export function renderTable(params: string, read: (file: string) => Results = re
       file,
       r: {
         ...r,
-        scenarios: r.scenarios.filter((s) => !only || only.has(numberOf(s.scenario)) || only.has(numberOf(s.scenario).replace(/b$/, ''))),
+        scenarios: (r.scenarios ?? []).filter(
+          (s) => !only || only.has(numberOf(s.scenario)) || only.has(numberOf(s.scenario).replace(/b$/, '')),
+        ),
       },
     };
   });
@@ -139,6 +145,10 @@ export function renderTable(params: string, read: (file: string) => Results = re
   if (kind === 'latency') return latencyTable(runs).join('\n');
   if (kind === 'fanout') return fanOutTable(runs).join('\n');
   if (kind === 'noisy') return noisyTable(runs).join('\n');
+  if (kind === 'quality')
+    return runs
+      .flatMap(({ file, r }) => (typeof r.quality === 'object' ? qualityTable(r.quality) : [`(${file}: no quality scores)`]))
+      .join('\n');
   throw new Error(`unknown bench-table kind ${kind}`);
 }
 

@@ -167,6 +167,14 @@ export function attachWebSocketServer(
         }
         const errors = validate(schema, document, rules);
         if (errors.length > 0) return errors;
+        // the same refusal as over HTTP, before anything is charged
+        if (!getOperationAST(document, payload.operationName))
+          return refuse(
+            payload.operationName
+              ? `Unknown operation named "${payload.operationName}".`
+              : 'Must provide operation name if query contains multiple operations.',
+            'OPERATION_RESOLUTION_FAILURE',
+          );
         let cost: number;
         try {
           cost = checkOperation(schema, document, payload.variables, payload.operationName);

@@ -29,6 +29,7 @@ import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
 import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
 import { rootFieldNames, SubscriptionHub, subscribeEach } from './subscription-hub';
+import { SocketOutbox } from './ws-outbox';
 
 /** The subscription fields marked as broadcasts: their subscribers may share one stream. */
 function sharedStreamFields(schema: GraphQLSchema): Set<string> {
@@ -49,6 +50,8 @@ export interface GraphqlWsServer {
   close(): Promise<void>;
   /** closes the sockets opened with these API keys (4403) */
   closeForKeys(keyIds: Set<string>): void;
+  /** bytes waiting to be sent over every open socket: results queued for them and frames not yet written */
+  pendingBytes(): number;
 }
 
 /**
@@ -108,14 +111,19 @@ export function attachWebSocketServer(
     return state;
   };
 
+  // what waits to be sent to each socket, bounded (./ws-outbox.ts)
+  const outboxes = new Map<WebSocket, SocketOutbox>();
+  const argOutboxes = new WeakMap<ExecutionArgs, SocketOutbox>();
   wss.on('connection', (socket) => {
     metrics.sockets.inc();
+    outboxes.set(socket, new SocketOutbox(socket, services.config.wsMaxBufferedBytes));
     socket.on('close', () => {
       metrics.sockets.dec();
       const state = states.get(socket);
       if (state) metrics.subscriptions.dec(state.operations.size);
       if (state?.viewer) caps.closeSocket(state.viewer.apiKeyId, state.operations.size);
       states.delete(socket);
+      outboxes.delete(socket);
     });
   });
 
@@ -202,6 +210,8 @@ export function attachWebSocketServer(
           // and what a role may see is decided for the role
           const { orgId, role } = state.viewer;
           shareKeys.set(args, JSON.stringify([orgId, role, payload.query, payload.operationName ?? null, payload.variables ?? null]));
+          const outbox = outboxes.get(ctx.extra.socket);
+          if (outbox) argOutboxes.set(args, outbox);
         }
         return args;
       },
@@ -214,7 +224,7 @@ export function attachWebSocketServer(
       },
       subscribe: (args) => {
         const key = shareKeys.get(args);
-        return key === undefined ? subscribeEach(args, toEvent) : hub.subscribe(key, args);
+        return key === undefined ? subscribeEach(args, toEvent) : hub.subscribe(key, args, argOutboxes.get(args));
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!('errors' in result) || !result.errors?.length) return result;
@@ -269,6 +279,7 @@ export function attachWebSocketServer(
 
   return {
     closeForKeys,
+    pendingBytes: () => [...outboxes.values()].reduce((sum, o) => sum + o.pending, 0),
     close: async () => {
       clearInterval(recheck);
       await disposable.dispose(); // closes every socket with 1001 Going Away

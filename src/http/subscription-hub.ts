@@ -18,7 +18,7 @@ const MAX_IN_FLIGHT = 32;
 
 type Step = IteratorResult<ExecutionResult, undefined>;
 /** The room of a subscriber that is not bound to a socket's: counted by number of results only. */
-const UNBOUNDED: Outbox = { reserve: () => true, release: () => {}, onDrop: () => () => {} };
+const UNBOUNDED: Outbox = { reserve: () => true, release: () => {}, onEnd: () => () => {} };
 const DONE: Step = { value: undefined, done: true };
 
 /**
@@ -41,7 +41,20 @@ class Subscriber implements AsyncIterableIterator<ExecutionResult> {
     private readonly leave: (s: Subscriber) => void,
     private readonly outbox: Outbox = UNBOUNDED,
   ) {
-    this.unlisten = outbox.onDrop(() => void this.return());
+    this.unlisten = outbox.onEnd((last) => (last ? this.finish(last) : void this.return()));
+  }
+
+  /** Ends the stream after what is queued and `last`, and leaves the shared stream. */
+  private finish(last: ExecutionResult): void {
+    if (this.ended || this.failure) return;
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.resolve({ value: last, done: false });
+    } else this.queue.push({ result: last, bytes: 0 });
+    this.ended = true;
+    this.unlisten();
+    this.leave(this);
   }
 
   push(result: ExecutionResult): void {

@@ -22,8 +22,11 @@ export interface Outbox {
   reserve(bytes: number): boolean;
   /** the queued result was handed to the socket to send */
   release(bytes: number): void;
-  /** `drop` is called when the socket is closed for falling behind: the stream empties its queue and ends */
-  onDrop(drop: () => void): () => void;
+  /**
+   * `end` is called when the stream must end early: with nothing more when the socket is closed for
+   * falling behind (the queue is emptied), or after a last result (the key's role changed)
+   */
+  onEnd(end: (last?: ExecutionResult) => void): () => void;
 }
 
 /**
@@ -36,7 +39,7 @@ export interface Outbox {
 export class SocketOutbox implements Outbox {
   private queued = 0;
   private closed = false;
-  private readonly drops = new Set<() => void>();
+  private readonly ends = new Set<(last?: ExecutionResult) => void>();
 
   constructor(
     private readonly socket: WebSocket,
@@ -67,17 +70,22 @@ export class SocketOutbox implements Outbox {
     this.queued = Math.max(0, this.queued - bytes);
   }
 
-  onDrop(drop: () => void): () => void {
-    this.drops.add(drop);
-    return () => this.drops.delete(drop);
+  onEnd(end: (last?: ExecutionResult) => void): () => void {
+    this.ends.add(end);
+    return () => this.ends.delete(end);
+  }
+
+  /** Ends every shared stream of the socket after `last` (the socket stays open for new operations). */
+  endStreams(last: ExecutionResult): void {
+    for (const end of [...this.ends]) end(last);
   }
 
   private admits(bytes: number): boolean {
     const pending = this.pending;
     if (pending === 0 || pending + bytes <= this.max) return true;
     this.closed = true;
-    for (const drop of [...this.drops]) drop();
-    this.drops.clear();
+    for (const end of [...this.ends]) end();
+    this.ends.clear();
     this.queued = 0;
     // the close frame waits behind what the socket holds; ws drops the connection if the client
     // does not answer it within its close timeout

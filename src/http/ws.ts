@@ -24,7 +24,7 @@ import { formatGraphQLError } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
-import { validKeyIds, type Viewer } from '../modules/orgs';
+import { type Role, validKeyRoles, type Viewer } from '../modules/orgs';
 import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
 import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
@@ -205,7 +205,11 @@ export function attachWebSocketServer(
         };
         releases.set(args, release);
         const roots = rootFieldNames(document, payload.operationName);
-        if (roots && roots.size > 0 && [...roots].every((f) => sharedFields.has(f))) {
+        const shared = roots !== null && roots.size > 0 && [...roots].every((f) => sharedFields.has(f));
+        // an operation of its own runs as the key is now (its role re-checked every KEY_RECHECK_MS);
+        // a shared stream keeps the role it is shared by, and is ended when the socket's role changes
+        if (!shared) Object.defineProperty(contextValue, 'viewer', { get: () => state.viewer });
+        if (shared) {
           // the organization and role are part of the key: no event or result crosses organizations,
           // and what a role may see is decided for the role
           const { orgId, role } = state.viewer;
@@ -260,17 +264,34 @@ export function attachWebSocketServer(
     }
   };
 
+  // a key whose role changed: its sockets' next operations and own subscriptions run with the new
+  // role; their shared subscriptions (shared by role) end with ROLE_CHANGED, to be opened again
+  const applyRoles = (roles: Map<string, Role>) => {
+    for (const [socket, state] of states) {
+      const role = state.viewer && roles.get(state.viewer.apiKeyId);
+      if (!state.viewer || !role || role === state.viewer.role) continue;
+      state.viewer = { ...state.viewer, role };
+      const error = new GraphQLError(`the API key's role changed to ${role}: subscribe again to receive events as ${role}`, {
+        extensions: { code: 'ROLE_CHANGED' },
+      });
+      outboxes.get(socket)?.endStreams({ errors: [error] });
+    }
+  };
+
   // revocation reaches open sockets of every instance: at once through the bus, and by this
-  // periodic re-check as a backstop (a missed event, a key revoked with SQL)
+  // periodic re-check as a backstop (a missed event, a key revoked with SQL); a role changed in the
+  // database reaches them by the re-check
   const recheck = setInterval(() => void recheckKeys(), services.config.keyRecheckMs);
   const recheckKeys = async () => {
-    const keyIds = [...new Set([...states.values()].flatMap((s) => (s.viewer ? [s.viewer.apiKeyId] : [])))];
-    if (keyIds.length === 0) return;
+    const viewers = new Map([...states.values()].flatMap((s) => (s.viewer ? [[s.viewer.apiKeyId, s.viewer] as const] : [])));
+    if (viewers.size === 0) return;
     try {
-      const valid = await validKeyIds(services.orm.em.fork(), keyIds);
-      const revoked = new Set(keyIds.filter((k) => !valid.has(k)));
-      services.keyCache.forgetKeys(revoked);
+      const roles = await validKeyRoles(services.orm.em.fork(), [...viewers.keys()]);
+      const revoked = new Set([...viewers.keys()].filter((k) => !roles.has(k)));
+      const changed = [...viewers.values()].filter((v) => roles.has(v.apiKeyId) && roles.get(v.apiKeyId) !== v.role);
+      services.keyCache.forgetKeys(new Set([...revoked, ...changed.map((v) => v.apiKeyId)]));
       closeForKeys(revoked);
+      applyRoles(roles);
     } catch (err) {
       services.log.warn({ err }, 'API key re-check failed');
     }

@@ -1,5 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { GraphQLError, type GraphQLFormattedError } from 'graphql';
+import type { Logger } from '../core/logger';
+import { currentRequestScope } from '../core/request-scope';
 
 /** Codes of a request stream (or its socket) that the client closed: not a fault of the server. */
 const ABORT_CODES = new Set(['ECONNRESET', 'ECONNABORTED', 'EPIPE', 'ERR_STREAM_PREMATURE_CLOSE']);
@@ -19,7 +21,7 @@ export function isClientAbort(err: unknown, req: IncomingMessage): boolean {
 }
 
 /** Whether a request announces a body (a length above zero, or chunks). */
-const hasBody = (req: IncomingMessage) =>
+export const hasBody = (req: IncomingMessage) =>
   req.headers['transfer-encoding'] !== undefined || (req.headers['content-length'] !== undefined && req.headers['content-length'] !== '0');
 
 /**
@@ -28,12 +30,13 @@ const hasBody = (req: IncomingMessage) =>
  * client that trickles a body, or stops sending one, holds neither memory nor a socket for longer.
  * A body that is never read (the request was answered first) stops the clock as the answer ends.
  */
-export function bodyDeadline(req: IncomingMessage, res: ServerResponse, ms: number, onTimeout: (res: ServerResponse) => void): void {
+export function bodyDeadline(req: IncomingMessage, res: ServerResponse, ms: number): void {
   if (!hasBody(req) || req.complete) return;
   const timer = setTimeout(() => {
     if (req.complete) return;
     if (res.headersSent) return void req.socket.destroy();
-    onTimeout(res);
+    const message = `the request body did not arrive within ${ms} ms (BODY_TIMEOUT_MS)`;
+    answerAndClose(res, 408, { errors: [{ message, extensions: { code: 'REQUEST_TIMEOUT', requestId: res.getHeader('x-request-id') } }] });
   }, ms);
   const stop = () => clearTimeout(timer);
   req.once('end', stop);
@@ -60,4 +63,11 @@ export function answerAndClose(res: ServerResponse, status: number, body: unknow
 export function refusalBeforeBody(err: unknown, format: (e: unknown) => GraphQLFormattedError): { status: number; body: unknown } {
   const http = err instanceof GraphQLError ? (err.extensions.http as { status?: number } | undefined) : undefined;
   return { status: http?.status ?? 500, body: { errors: [format(err)] } };
+}
+
+/** A client that went away mid-body or mid-answer is no fault of the server's: one info line, no answer. */
+export function logClientLeft(log: Logger, err: unknown, req: IncomingMessage, res: ServerResponse): void {
+  const requestId = currentRequestScope()?.requestId;
+  log.info({ requestId, method: req.method, path: req.url, reason: (err as { code?: string } | null)?.code }, 'client went away');
+  res.destroy();
 }

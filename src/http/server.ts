@@ -23,7 +23,7 @@ import type { Viewer } from '../modules/orgs';
 import { documentLimits, documentRefusal } from './document-limits';
 import { bodyRefusal, isPlainJsonPost, parseJsonBody, readBody, serveGraphql } from './graphql-post';
 import { BudgetDoor } from './budget-door';
-import { answerAndClose, bodyDeadline, isClientAbort, refusalBeforeBody } from './body-guard';
+import { answerAndClose, bodyDeadline, hasBody, isClientAbort, logClientLeft, refusalBeforeBody } from './body-guard';
 import { mountDashboard } from './dashboard';
 import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
 import { Budgets, budgetStore, type OverBudget } from './budgets';
@@ -88,16 +88,10 @@ export async function startHttpServer(services: Services, port: number, host?: s
   const httpServer = createServer(
     { headersTimeout: bodyMs, requestTimeout: 2 * bodyMs + 1000, connectionsCheckingInterval: 1000 },
     (req, res) => {
-      bodyDeadline(req, res, bodyMs, bodyTooSlow);
+      bodyDeadline(req, res, bodyMs);
       if (!plainPost?.(req, res)) void app(req, res);
     },
   );
-  const bodyTooSlow = (res: ServerResponse) => {
-    const code = 'REQUEST_TIMEOUT';
-    const requestId = res.getHeader('x-request-id');
-    const message = `the request body did not arrive within ${bodyMs} ms (BODY_TIMEOUT_MS)`;
-    answerAndClose(res, 408, { errors: [{ message, extensions: { code, requestId } }] });
-  };
   const metrics = new Metrics(orm);
   const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
   const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
@@ -195,7 +189,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     '/graphql',
     door.middleware,
     (req: Request, res: Response, next: NextFunction) => {
-      if (req.method === 'GET' || req.method === 'HEAD') return next(); // no body: authenticated with the operation
+      if (!hasBody(req)) return next(); // authenticated with the operation, as nothing waits to be read
       void authenticateFirst(req, res).then((viewer) => {
         if (!viewer) return;
         viewers.set(req, viewer);
@@ -220,15 +214,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
     if (e.status >= 500) log.error({ err }, 'unexpected HTTP error');
     return e;
   };
-  // a client that went away mid-body or mid-answer is no fault of the server's: one info line, no answer
-  const clientLeft = (err: unknown, req: IncomingMessage, res: ServerResponse) => {
-    const scope = currentRequestScope();
-    log.info(
-      { requestId: scope?.requestId, method: req.method, path: req.url, reason: (err as { code?: string }).code },
-      'client went away',
-    );
-    res.destroy();
-  };
+  const clientLeft = (err: unknown, req: IncomingMessage, res: ServerResponse) => logClientLeft(log, err, req, res);
   app.use((err: { status?: number; message?: string }, req: Request, res: Response, _next: NextFunction) => {
     if (isClientAbort(err, req)) return clientLeft(err, req, res);
     if (res.headersSent) {

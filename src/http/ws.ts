@@ -24,12 +24,13 @@ import { formatGraphQLError } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
-import { type Role, validKeyRoles, type Viewer } from '../modules/orgs';
+import type { Viewer } from '../modules/orgs';
 import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
 import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
 import { rootFieldNames, SubscriptionHub, subscribeEach } from './subscription-hub';
 import { SocketOutbox } from './ws-outbox';
+import { SocketKeys } from './ws-keys';
 
 /** The subscription fields marked as broadcasts: their subscribers may share one stream. */
 function sharedStreamFields(schema: GraphQLSchema): Set<string> {
@@ -40,7 +41,7 @@ function sharedStreamFields(schema: GraphQLSchema): Set<string> {
   );
 }
 
-interface SocketState {
+export interface SocketState {
   viewer?: Viewer;
   operations: Set<string>;
 }
@@ -258,51 +259,13 @@ export function attachWebSocketServer(
     wss,
   );
 
-  const closeForKeys = (keyIds: Set<string>) => {
-    for (const [socket, state] of states) {
-      if (state.viewer && keyIds.has(state.viewer.apiKeyId)) socket.close(CloseCode.Forbidden, 'API key revoked');
-    }
-  };
-
-  // a key whose role changed: its sockets' next operations and own subscriptions run with the new
-  // role; their shared subscriptions (shared by role) end with ROLE_CHANGED, to be opened again
-  const applyRoles = (roles: Map<string, Role>) => {
-    for (const [socket, state] of states) {
-      const role = state.viewer && roles.get(state.viewer.apiKeyId);
-      if (!state.viewer || !role || role === state.viewer.role) continue;
-      state.viewer = { ...state.viewer, role };
-      const error = new GraphQLError(`the API key's role changed to ${role}: subscribe again to receive events as ${role}`, {
-        extensions: { code: 'ROLE_CHANGED' },
-      });
-      outboxes.get(socket)?.endStreams({ errors: [error] });
-    }
-  };
-
-  // revocation reaches open sockets of every instance: at once through the bus, and by this
-  // periodic re-check as a backstop (a missed event, a key revoked with SQL); a role changed in the
-  // database reaches them by the re-check
-  const recheck = setInterval(() => void recheckKeys(), services.config.keyRecheckMs);
-  const recheckKeys = async () => {
-    const viewers = new Map([...states.values()].flatMap((s) => (s.viewer ? [[s.viewer.apiKeyId, s.viewer] as const] : [])));
-    if (viewers.size === 0) return;
-    try {
-      const roles = await validKeyRoles(services.orm.em.fork(), [...viewers.keys()]);
-      const revoked = new Set([...viewers.keys()].filter((k) => !roles.has(k)));
-      const changed = [...viewers.values()].filter((v) => roles.has(v.apiKeyId) && roles.get(v.apiKeyId) !== v.role);
-      services.keyCache.forgetKeys(new Set([...revoked, ...changed.map((v) => v.apiKeyId)]));
-      closeForKeys(revoked);
-      applyRoles(roles);
-    } catch (err) {
-      services.log.warn({ err }, 'API key re-check failed');
-    }
-  };
-  recheck.unref();
+  const keys = new SocketKeys(states, outboxes, services);
 
   return {
-    closeForKeys,
+    closeForKeys: (keyIds) => keys.closeForKeys(keyIds),
     pendingBytes: () => [...outboxes.values()].reduce((sum, o) => sum + o.pending, 0),
     close: async () => {
-      clearInterval(recheck);
+      keys.stop();
       await disposable.dispose(); // closes every socket with 1001 Going Away
     },
   };

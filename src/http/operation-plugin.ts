@@ -10,7 +10,7 @@ import type { Metrics } from './metrics';
 import type { Spender } from './budgets';
 
 /** What a subscription sent over HTTP is told: subscriptions are served over WebSocket only. */
-export const SUBSCRIPTION_OVER_HTTP =
+const SUBSCRIPTION_OVER_HTTP =
   'subscriptions are served over WebSocket only: open a graphql-ws (graphql-transport-ws) connection to /graphql';
 
 /**

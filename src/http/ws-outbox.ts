@@ -6,7 +6,7 @@ import type { WebSocket } from 'ws';
  * waiting to be sent to it. An application code (4000-4999) outside graphql-ws's own 44xx codes,
  * so that its clients reconnect as after any other close they do not know.
  */
-export const CLOSE_TOO_SLOW = 4008;
+const CLOSE_TOO_SLOW = 4008;
 
 /** Bytes of a result as it will be sent, counted once per result (a shared stream hands one result to many sockets). */
 const sizes = new WeakMap<ExecutionResult, number>();

@@ -152,6 +152,7 @@ describe('a body must arrive within BODY_TIMEOUT_MS', () => {
     expect(statusOf(text)).toBe(408);
     expect(jsonOf(text).errors[0].extensions.code).toBe('REQUEST_TIMEOUT');
     expect(jsonOf(text).errors[0].message).toContain('BODY_TIMEOUT_MS');
+    expect(errorLines()).toEqual([]);
   });
 });
 

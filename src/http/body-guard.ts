@@ -65,9 +65,11 @@ export function refusalBeforeBody(err: unknown, format: (e: unknown) => GraphQLF
   return { status: http?.status ?? 500, body: { errors: [format(err)] } };
 }
 
-/** A client that went away mid-body or mid-answer is no fault of the server's: one info line, no answer. */
+/** A client that went away mid-body or mid-answer is no fault of the server's: at most one info line, no answer. */
 export function logClientLeft(log: Logger, err: unknown, req: IncomingMessage, res: ServerResponse): void {
   const requestId = currentRequestScope()?.requestId;
-  log.info({ requestId, method: req.method, path: req.url, reason: (err as { code?: string } | null)?.code }, 'client went away');
+  // after an answer of the server's own (408 for a body too slow) the closed request is no news
+  if (!res.writableEnded)
+    log.info({ requestId, method: req.method, path: req.url, reason: (err as { code?: string } | null)?.code }, 'client went away');
   res.destroy();
 }

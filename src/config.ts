@@ -96,6 +96,10 @@ export interface Config {
   dbPoolMax: number;
   /** reads of fixed text run as named prepared statements (DB_PREPARED_STATEMENTS, default true) */
   dbPreparedStatements: boolean;
+  /** how long a request's headers, and then its body, may take to arrive (BODY_TIMEOUT_MS) */
+  bodyTimeoutMs: number;
+  /** bytes a WebSocket may have waiting to be sent (queued results and unsent frames) before it is closed */
+  wsMaxBufferedBytes: number;
   /** how often open WebSockets re-check that their API key is still valid */
   keyRecheckMs: number;
   /** how long a valid API key is remembered without a lookup (0: looked up on every request) */
@@ -276,6 +280,8 @@ export function loadConfig(env: Env = process.env): Config {
     shutdownGraceMs: int(env, 'SHUTDOWN_GRACE_MS', 10_000, 0, 600_000),
     dbPoolMax: int(env, 'DB_POOL_MAX', 10, 1, 1000),
     dbPreparedStatements: bool(env, 'DB_PREPARED_STATEMENTS', true),
+    bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 10_000, 100, 300_000),
+    wsMaxBufferedBytes: int(env, 'WS_MAX_BUFFERED_BYTES', 8 * 1024 * 1024, 64 * 1024, 1024 * 1024 * 1024),
     keyRecheckMs: int(env, 'KEY_RECHECK_MS', 30_000, 100, 60_000),
     keyCacheTtlMs: int(env, 'KEY_CACHE_TTL_MS', 10_000, 0, 60_000),
     decayLambda: num(env, 'DECAY_LAMBDA', 0.05, 0, 10),

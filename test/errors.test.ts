@@ -56,7 +56,7 @@ describe('error masking', () => {
 
     const malformed = await fetch(s.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'x-request-id': 'req-logline-badjson' },
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}`, 'x-request-id': 'req-logline-badjson' },
       body: '{"query": ',
     });
     expect(malformed.status).toBe(400);

@@ -7,6 +7,8 @@ export interface RequestScope {
   operationName?: string;
   /** `extensions.code` of the first error the response carries */
   errorCode?: string;
+  /** the request was refused for an ordinary mistake of the caller's (or the caller went away): its log line is info */
+  callerMistake?: boolean;
 }
 
 const storage = new AsyncLocalStorage<RequestScope>();

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { type ApolloServer, type BaseContext, HeaderMap, type HTTPGraphQLRequest, type HTTPGraphQLResponse } from '@apollo/server';
 import express from 'express';
+import { clientAbort } from './body-guard';
 
 /**
  * Whether a request is a POST to `/graphql` whose body is JSON in UTF-8, sent whole with its
@@ -36,8 +37,8 @@ export function readBody(req: IncomingMessage): Promise<Buffer> {
       resolve(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
     });
     req.on('error', reject);
-    // a client that goes away mid-body: the same refusal Express's body reader gives
-    req.on('close', () => ended || reject(Object.assign(new Error('request aborted'), { status: 400 })));
+    // a client that goes away mid-body (no error is emitted when the socket was closed on purpose)
+    req.on('close', () => ended || reject(clientAbort()));
   });
 }
 

@@ -9,8 +9,12 @@ const ROUTES = new Set(['/graphql', '/healthz', '/readyz', '/metrics']);
 /** Codes that say the service, not the caller, failed. */
 const SERVER_FAULTS = new Set(['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE']);
 
-/** The level of a request's log line: error for a server fault, warn for a refused or failed request, info otherwise. */
-function requestLogLevel(status: number, code: string | undefined): 'error' | 'warn' | 'info' {
+/**
+ * The level of a request's log line: error for a server fault, warn for a refused or failed request,
+ * info otherwise (and for a caller's ordinary mistake, such as an unknown operation name).
+ */
+function requestLogLevel(status: number, code: string | undefined, callerMistake = false): 'error' | 'warn' | 'info' {
+  if (callerMistake && status < 500) return 'info';
   if (status >= 500 || (code !== undefined && SERVER_FAULTS.has(code))) return 'error';
   if (status >= 400 || code !== undefined) return 'warn';
   return 'info';
@@ -29,7 +33,7 @@ export function logRequest(log: Logger, metrics: Metrics, req: IncomingMessage, 
   res.on('finish', () => {
     metrics.httpRequests.inc({ route: ROUTES.has(path) ? path : 'other', status: String(res.statusCode) });
     const { operationName: operation, errorCode: code } = scope;
-    log[requestLogLevel(res.statusCode, code)](
+    log[requestLogLevel(res.statusCode, code, scope.callerMistake)](
       { requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) },
       'request',
     );

@@ -1,7 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { performance } from 'node:perf_hooks';
-import { ApolloServer, type ApolloServerPlugin } from '@apollo/server';
+import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import {
   ApolloServerPluginCacheControlDisabled,
@@ -17,19 +16,21 @@ import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
 import { CompiledExecution } from '../graphql/compiled-execution';
-import { formatGraphQLError, responseStatus } from '../graphql/errors';
-import { collapseTooLarge } from '../graphql/response-size';
-import { checkOperation, LIMITS, limitRules } from '../graphql/limits';
+import { formatGraphQLError } from '../graphql/errors';
+import { LIMITS, limitRules } from '../graphql/limits';
 import { embeddingMetrics } from '../modules/embeddings';
 import type { Services } from '../graphql/services';
+import type { Viewer } from '../modules/orgs';
 import { documentLimits, documentRefusal } from './document-limits';
 import { bodyRefusal, isPlainJsonPost, parseJsonBody, readBody, serveGraphql } from './graphql-post';
 import { BudgetDoor } from './budget-door';
+import { answerAndClose, bodyDeadline, hasBody, isClientAbort, logClientLeft, refusalBeforeBody } from './body-guard';
 import { mountDashboard } from './dashboard';
 import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
-import { Budgets, budgetStore, type OverBudget, type Spender } from './budgets';
+import { Budgets, budgetStore, type OverBudget } from './budgets';
 import { Metrics } from './metrics';
 import { mountMetrics } from './metrics-endpoint';
+import { operationPlugin } from './operation-plugin';
 import { logRequest, requestLog } from './request-log';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
@@ -70,40 +71,6 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(text);
 }
 
-/**
- * Apollo plugin: the document and operation limits, the operation's cost charged to the caller's
- * budgets (`charge`), and per-operation metrics.
- */
-function operationPlugin(
-  metrics: Metrics,
-  charge: (viewer: Spender, cost: number, authorization: string | undefined) => Promise<void>,
-): ApolloServerPlugin<Context> {
-  return {
-    requestDidStart() {
-      const started = performance.now();
-      let operation = 'anonymous';
-      return Promise.resolve({
-        async didResolveOperation({ request, document, schema, operationName, contextValue }) {
-          operation = operationName ?? 'anonymous';
-          const scope = currentRequestScope();
-          if (scope) scope.operationName = operation;
-          const cost = checkOperation(schema, document, request.variables, operationName);
-          await charge(contextValue.viewer, cost, request.http?.headers.get('authorization'));
-        },
-        willSendResponse({ response }) {
-          if (response.body.kind === 'single') {
-            response.body.singleResult = collapseTooLarge(response.body.singleResult);
-            response.http.status ??= responseStatus(response.body.singleResult.errors);
-          }
-          const ok = response.body.kind === 'single' && !response.body.singleResult.errors?.length;
-          metrics.observe(operation, 'http', (performance.now() - started) / 1000, ok);
-          return Promise.resolve();
-        },
-      });
-    },
-  };
-}
-
 const busyPort = (port: number, code = 'EADDRINUSE') =>
   new StartupError(
     `port ${port} (PORT) ${code === 'EACCES' ? 'may not be used by this user' : 'is in use by another program'}: set PORT to a free port`,
@@ -123,9 +90,16 @@ export async function startHttpServer(services: Services, port: number, host?: s
   app.set('etag', false);
   // POST /graphql with a whole JSON body skips Express (see ./graphql-post.ts); once Apollo has started
   let plainPost: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
-  const httpServer = createServer((req, res) => {
-    if (!plainPost?.(req, res)) void app(req, res);
-  });
+  // a request's headers and then its body must each arrive within BODY_TIMEOUT_MS (./body-guard.ts);
+  // Node's own timeouts are the backstop, checked every second instead of every 30
+  const bodyMs = config.bodyTimeoutMs;
+  const httpServer = createServer(
+    { headersTimeout: bodyMs, requestTimeout: 2 * bodyMs + 1000, connectionsCheckingInterval: 1000 },
+    (req, res) => {
+      bodyDeadline(req, res, bodyMs);
+      if (!plainPost?.(req, res)) void app(req, res);
+    },
+  );
   const metrics = new Metrics(orm);
   for (const m of embeddingMetrics(services.embedder).all()) metrics.registry.registerMetric(m);
   const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
@@ -155,12 +129,19 @@ export async function startHttpServer(services: Services, port: number, host?: s
     hideSchemaDetailsFromClientErrors: config.production,
     includeStacktraceInErrorResponses: false,
     csrfPrevention: true,
+    // automatic persisted queries are off: no client of this API sends hashes instead of documents,
+    // and their cache would be one more store a caller fills (a hash sent is PERSISTED_QUERY_NOT_SUPPORTED)
+    persistedQueries: false,
     stopOnTerminationSignals: false, // main.ts owns signal handling (drain, then exit 0)
     validationRules: limitRules,
     formatError: (_formatted, error) => formatError(error),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
-      operationPlugin(metrics, (viewer, cost, authorization) => chargeHttpOperation(budgets, door, viewer, cost, authorization)),
+      operationPlugin(
+        metrics,
+        (viewer, cost, authorization) => chargeHttpOperation(budgets, door, viewer, cost, authorization),
+        formatError,
+      ),
       // no HTTP cache hints are served; the cache-control plugin would wrap every field resolver
       // of the schema (HTTP and WebSocket) with a per-field hook
       ApolloServerPluginCacheControlDisabled(),
@@ -196,14 +177,34 @@ export async function startHttpServer(services: Services, port: number, host?: s
   const metricsEndpoint = await mountMetrics(app, metrics, config, log);
   mountDashboard(app, { explorer: config.explorer });
 
+  // the caller of a request with a body is known from its headers before the body is read: a
+  // request without a valid key is answered at once and its connection closed, its body never read
+  const viewers = new WeakMap<IncomingMessage, Viewer>();
+  const authenticateFirst = async (req: IncomingMessage, res: ServerResponse): Promise<Viewer | null> => {
+    try {
+      return await viewerFor(services, req.headers.authorization);
+    } catch (err) {
+      const e = refusalBeforeBody(err, formatError);
+      answerAndClose(res, e.status, e.body);
+      return null;
+    }
+  };
   const graphqlContext = async (req: IncomingMessage, res: ServerResponse, bodyBytes: number) => {
-    const viewer = await viewerFor(services, req.headers.authorization);
+    const viewer = viewers.get(req) ?? (await viewerFor(services, req.headers.authorization));
     await admitHttpRequest(budgets, door, viewer, req, res, bodyBytes);
     return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
   };
   app.use(
     '/graphql',
     door.middleware,
+    (req: Request, res: Response, next: NextFunction) => {
+      if (!hasBody(req)) return next(); // authenticated with the operation, as nothing waits to be read
+      void authenticateFirst(req, res).then((viewer) => {
+        if (!viewer) return;
+        viewers.set(req, viewer);
+        next();
+      });
+    },
     express.json({ limit: LIMITS.bodyBytes }),
     documentLimits(formatError),
     (req: Request, res: Response, next: NextFunction) => {
@@ -222,14 +223,21 @@ export async function startHttpServer(services: Services, port: number, host?: s
     if (e.status >= 500) log.error({ err }, 'unexpected HTTP error');
     return e;
   };
-  app.use((err: { status?: number; message?: string }, _req: Request, res: Response, next: NextFunction) => {
-    if (res.headersSent) return next(err);
+  const clientLeft = (err: unknown, req: IncomingMessage, res: ServerResponse) => logClientLeft(log, err, req, res);
+  app.use((err: { status?: number; message?: string }, req: Request, res: Response, _next: NextFunction) => {
+    if (isClientAbort(err, req)) return clientLeft(err, req, res);
+    if (res.headersSent) {
+      log.error({ err }, 'unexpected HTTP error after the answer started');
+      return void res.destroy();
+    }
     const e = httpFailure(err);
     sendJson(res, e.status, e.body);
   });
 
   // the request every GraphQL client sends, answered as the Express route above answers it
   const answerPlainPost = async (req: IncomingMessage, res: ServerResponse) => {
+    const viewer = await authenticateFirst(req, res);
+    if (!viewer) return;
     try {
       const raw = await readBody(req);
       const body = parseJsonBody(raw);
@@ -239,8 +247,10 @@ export async function startHttpServer(services: Services, port: number, host?: s
       }
       const refused = documentRefusal((body as { query?: unknown }).query, formatError);
       if (refused) return sendJson(res, 400, { errors: [refused] });
+      viewers.set(req, viewer);
       await serveGraphql(apollo, req, res, body, () => graphqlContext(req, res, raw.length));
     } catch (err) {
+      if (isClientAbort(err, req)) return clientLeft(err, req, res);
       if (res.headersSent) return void res.destroy();
       const e = httpFailure(err as { status?: number; message?: string });
       sendJson(res, e.status, e.body);

@@ -9,6 +9,7 @@ import {
   Kind,
 } from 'graphql';
 import { fieldNames } from '../modules/shared';
+import { type Outbox, resultBytes } from './ws-outbox';
 
 /** Results a subscriber may have waiting (a socket that cannot keep up) before its subscription ends with an error. */
 export const MAX_QUEUED_RESULTS = 1_000;
@@ -16,6 +17,8 @@ export const MAX_QUEUED_RESULTS = 1_000;
 const MAX_IN_FLIGHT = 32;
 
 type Step = IteratorResult<ExecutionResult, undefined>;
+/** The room of a subscriber that is not bound to a socket's: counted by number of results only. */
+const UNBOUNDED: Outbox = { reserve: () => true, release: () => {}, onEnd: () => () => {} };
 const DONE: Step = { value: undefined, done: true };
 
 /**
@@ -24,12 +27,35 @@ const DONE: Step = { value: undefined, done: true };
  * generator so that `return` ends a pending `next` at once.
  */
 class Subscriber implements AsyncIterableIterator<ExecutionResult> {
-  private readonly queue: ExecutionResult[] = [];
+  private readonly queue: { result: ExecutionResult; bytes: number }[] = [];
   private waiter: { resolve(step: Step): void; reject(err: unknown): void } | null = null;
   private ended = false;
   private failure: { err: unknown } | null = null;
+  private readonly unlisten: () => void;
 
-  constructor(private readonly leave: (s: Subscriber) => void) {}
+  /**
+   * @param outbox the room of the subscriber's socket: a queued result is counted there, and a
+   *   socket closed for falling behind empties the queue and ends the stream at once
+   */
+  constructor(
+    private readonly leave: (s: Subscriber) => void,
+    private readonly outbox: Outbox = UNBOUNDED,
+  ) {
+    this.unlisten = outbox.onEnd((last) => (last ? this.finish(last) : void this.return()));
+  }
+
+  /** Ends the stream after what is queued and `last`, and leaves the shared stream. */
+  private finish(last: ExecutionResult): void {
+    if (this.ended || this.failure) return;
+    if (this.waiter) {
+      const w = this.waiter;
+      this.waiter = null;
+      w.resolve({ value: last, done: false });
+    } else this.queue.push({ result: last, bytes: 0 });
+    this.ended = true;
+    this.unlisten();
+    this.leave(this);
+  }
 
   push(result: ExecutionResult): void {
     if (this.ended || this.failure) return;
@@ -40,7 +66,11 @@ class Subscriber implements AsyncIterableIterator<ExecutionResult> {
     } else if (this.queue.length >= MAX_QUEUED_RESULTS) {
       this.fail(new GraphQLError(`the subscriber fell ${MAX_QUEUED_RESULTS} events behind; subscribe again`));
       this.leave(this);
-    } else this.queue.push(result);
+    } else {
+      // a result waits only when the socket is behind: only then is its size counted
+      const bytes = resultBytes(result);
+      if (this.outbox.reserve(bytes)) this.queue.push({ result, bytes });
+    }
   }
 
   /** the stream ended: what is queued is still delivered, then `done` */
@@ -59,7 +89,11 @@ class Subscriber implements AsyncIterableIterator<ExecutionResult> {
   }
 
   next(): Promise<Step> {
-    if (this.queue.length > 0) return Promise.resolve({ value: this.queue.shift()!, done: false });
+    const queued = this.queue.shift();
+    if (queued) {
+      this.outbox.release(queued.bytes);
+      return Promise.resolve({ value: queued.result, done: false });
+    }
     if (this.failure) {
       const { err } = this.failure;
       this.ended = true;
@@ -71,7 +105,9 @@ class Subscriber implements AsyncIterableIterator<ExecutionResult> {
   }
 
   return(): Promise<Step> {
+    for (const { bytes } of this.queue) this.outbox.release(bytes);
     this.queue.length = 0;
+    this.unlisten();
     this.failure = null;
     this.end();
     this.leave(this);
@@ -157,10 +193,13 @@ export class SubscriptionHub {
     return n;
   }
 
-  /** The stream of one subscriber; `args` open the shared stream when the key has none yet. */
-  async subscribe(key: string, args: ExecutionArgs): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
+  /**
+   * The stream of one subscriber; `args` open the shared stream when the key has none yet. Results
+   * waiting for the subscriber count against its socket's `outbox`.
+   */
+  async subscribe(key: string, args: ExecutionArgs, outbox?: Outbox): Promise<AsyncIterableIterator<ExecutionResult> | ExecutionResult> {
     const group = this.groups.get(key) ?? this.open(key, args);
-    const subscriber = new Subscriber((s) => this.leave(key, group, s));
+    const subscriber = new Subscriber((s) => this.leave(key, group, s), outbox);
     group.subscribers.add(subscriber);
     const opened = await group.opened.catch((err: unknown) => {
       group.subscribers.delete(subscriber);

@@ -24,11 +24,13 @@ import { formatGraphQLError } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
 import { checkOperation, checkSource, LIMITS, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
-import { validKeyIds, type Viewer } from '../modules/orgs';
+import type { Viewer } from '../modules/orgs';
 import type { Budgets } from './budgets';
 import type { Metrics } from './metrics';
 import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
 import { rootFieldNames, SubscriptionHub, subscribeEach } from './subscription-hub';
+import { SocketOutbox } from './ws-outbox';
+import { SocketKeys } from './ws-keys';
 
 /** The subscription fields marked as broadcasts: their subscribers may share one stream. */
 function sharedStreamFields(schema: GraphQLSchema): Set<string> {
@@ -39,7 +41,7 @@ function sharedStreamFields(schema: GraphQLSchema): Set<string> {
   );
 }
 
-interface SocketState {
+export interface SocketState {
   viewer?: Viewer;
   operations: Set<string>;
 }
@@ -49,6 +51,8 @@ export interface GraphqlWsServer {
   close(): Promise<void>;
   /** closes the sockets opened with these API keys (4403) */
   closeForKeys(keyIds: Set<string>): void;
+  /** bytes waiting to be sent over every open socket: results queued for them and frames not yet written */
+  pendingBytes(): number;
 }
 
 /**
@@ -108,14 +112,19 @@ export function attachWebSocketServer(
     return state;
   };
 
+  // what waits to be sent to each socket, bounded (./ws-outbox.ts)
+  const outboxes = new Map<WebSocket, SocketOutbox>();
+  const argOutboxes = new WeakMap<ExecutionArgs, SocketOutbox>();
   wss.on('connection', (socket) => {
     metrics.sockets.inc();
+    outboxes.set(socket, new SocketOutbox(socket, services.config.wsMaxBufferedBytes));
     socket.on('close', () => {
       metrics.sockets.dec();
       const state = states.get(socket);
       if (state) metrics.subscriptions.dec(state.operations.size);
       if (state?.viewer) caps.closeSocket(state.viewer.apiKeyId, state.operations.size);
       states.delete(socket);
+      outboxes.delete(socket);
     });
   });
 
@@ -167,6 +176,14 @@ export function attachWebSocketServer(
         }
         const errors = validate(schema, document, rules);
         if (errors.length > 0) return errors;
+        // the same refusal as over HTTP, before anything is charged
+        if (!getOperationAST(document, payload.operationName))
+          return refuse(
+            payload.operationName
+              ? `Unknown operation named "${payload.operationName}".`
+              : 'Must provide operation name if query contains multiple operations.',
+            'OPERATION_RESOLUTION_FAILURE',
+          );
         let cost: number;
         try {
           cost = checkOperation(schema, document, payload.variables, payload.operationName);
@@ -189,11 +206,17 @@ export function attachWebSocketServer(
         };
         releases.set(args, release);
         const roots = rootFieldNames(document, payload.operationName);
-        if (roots && roots.size > 0 && [...roots].every((f) => sharedFields.has(f))) {
+        const shared = roots !== null && roots.size > 0 && [...roots].every((f) => sharedFields.has(f));
+        // an operation of its own runs as the key is now (its role re-checked every KEY_RECHECK_MS);
+        // a shared stream keeps the role it is shared by, and is ended when the socket's role changes
+        if (!shared) Object.defineProperty(contextValue, 'viewer', { get: () => state.viewer });
+        if (shared) {
           // the organization and role are part of the key: no event or result crosses organizations,
           // and what a role may see is decided for the role
           const { orgId, role } = state.viewer;
           shareKeys.set(args, JSON.stringify([orgId, role, payload.query, payload.operationName ?? null, payload.variables ?? null]));
+          const outbox = outboxes.get(ctx.extra.socket);
+          if (outbox) argOutboxes.set(args, outbox);
         }
         return args;
       },
@@ -206,7 +229,7 @@ export function attachWebSocketServer(
       },
       subscribe: (args) => {
         const key = shareKeys.get(args);
-        return key === undefined ? subscribeEach(args, toEvent) : hub.subscribe(key, args);
+        return key === undefined ? subscribeEach(args, toEvent) : hub.subscribe(key, args, argOutboxes.get(args));
       },
       onNext: (_ctx, _id, _payload, args, result) => {
         if (!('errors' in result) || !result.errors?.length) return result;
@@ -236,33 +259,13 @@ export function attachWebSocketServer(
     wss,
   );
 
-  const closeForKeys = (keyIds: Set<string>) => {
-    for (const [socket, state] of states) {
-      if (state.viewer && keyIds.has(state.viewer.apiKeyId)) socket.close(CloseCode.Forbidden, 'API key revoked');
-    }
-  };
-
-  // revocation reaches open sockets of every instance: at once through the bus, and by this
-  // periodic re-check as a backstop (a missed event, a key revoked with SQL)
-  const recheck = setInterval(() => void recheckKeys(), services.config.keyRecheckMs);
-  const recheckKeys = async () => {
-    const keyIds = [...new Set([...states.values()].flatMap((s) => (s.viewer ? [s.viewer.apiKeyId] : [])))];
-    if (keyIds.length === 0) return;
-    try {
-      const valid = await validKeyIds(services.orm.em.fork(), keyIds);
-      const revoked = new Set(keyIds.filter((k) => !valid.has(k)));
-      services.keyCache.forgetKeys(revoked);
-      closeForKeys(revoked);
-    } catch (err) {
-      services.log.warn({ err }, 'API key re-check failed');
-    }
-  };
-  recheck.unref();
+  const keys = new SocketKeys(states, outboxes, services);
 
   return {
-    closeForKeys,
+    closeForKeys: (keyIds) => keys.closeForKeys(keyIds),
+    pendingBytes: () => [...outboxes.values()].reduce((sum, o) => sum + o.pending, 0),
     close: async () => {
-      clearInterval(recheck);
+      keys.stop();
       await disposable.dispose(); // closes every socket with 1001 Going Away
     },
   };

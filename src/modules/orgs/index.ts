@@ -13,7 +13,7 @@ export {
   createOrganization,
   findOrganization,
   listOrganizations,
-  validKeyIds,
+  validKeyRoles,
   type Viewer,
 } from './orgs.service';
 export { CAN, ROLES, type Role } from './role';

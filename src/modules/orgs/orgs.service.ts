@@ -52,15 +52,17 @@ export async function authenticate(em: EntityManager, tokenHash: string): Promis
   return r.revoked ? 'revoked' : { apiKeyId: r.id, apiKeyName: r.name, orgId: r.org_id, orgName: r.org_name, role: r.role as Role };
 }
 
-/** The ids among `keyIds` that are still valid (open WebSockets re-check with this). */
-export async function validKeyIds(em: EntityManager, keyIds: string[]): Promise<Set<string>> {
-  if (keyIds.length === 0) return new Set();
+/** The role of each key among `keyIds` that is still valid (open WebSockets re-check with this: revocations and role changes). */
+export async function validKeyRoles(em: EntityManager, keyIds: string[]): Promise<Map<string, Role>> {
+  if (keyIds.length === 0) return new Map();
   // written as a template so that statement logs read `FROM api_keys WHERE id = ANY`, which tells these periodic re-checks apart
   const rows = await templateRows(
     em,
-    raw<Pick<Selectable<ApiKeysTable>, 'id'>>`SELECT id FROM api_keys WHERE id = ANY(${keyIds}::uuid[]) AND revoked_at IS NULL`,
+    raw<
+      Pick<Selectable<ApiKeysTable>, 'id' | 'role'>
+    >`SELECT id, role FROM api_keys WHERE id = ANY(${keyIds}::uuid[]) AND revoked_at IS NULL`,
   );
-  return new Set(rows.map((r) => r.id));
+  return new Map(rows.map((r) => [r.id, r.role as Role]));
 }
 
 export async function createApiKey(em: EntityManager, orgId: string, name: string, role: Role, token = newToken()): Promise<CreatedKey> {

@@ -46,7 +46,6 @@ interface Quotas {
 
 const DEFAULT_QUOTAS: Quotas = { rows: 50_000_000, bytes: 10 * 1024 * MIB };
 
-
 /** How the server turns text into vectors (README: Embeddings). */
 export interface EmbeddingSettings {
   /** local: Universal Sentence Encoder lite in worker threads; openai: any OpenAI-compatible endpoint; none: client vectors only */

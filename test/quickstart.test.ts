@@ -57,7 +57,8 @@ beforeAll(async () => {
   for (const tool of ['bash', 'curl']) {
     if (spawnSync(tool, ['--version']).error) throw new Error(`the README's quickstart needs ${tool} on the PATH`);
   }
-  s = await startTestServer();
+  // as `npm start` runs it: the server embeds facts and questions itself (one worker is enough here)
+  s = await startTestServer({ env: { EMBEDDINGS_PROVIDER: 'local', EMBEDDINGS_WORKERS: '1' } });
   ({ token } = await s.createOrg('default'));
   dir = mkdtempSync(join(tmpdir(), 'quickstart-'));
 });
@@ -150,12 +151,14 @@ describe('README', () => {
     const recall = byOperation.recall as {
       fact: { externalId: string };
       strategyUsed: string;
+      semanticScore: number | null;
       usefulnessSource: string;
       finalScore: number;
     }[];
     expect(recall.map((r) => r.fact.externalId)).toEqual(['lcd', 'cross']);
-    // the test server has no embedder (EMBEDDINGS_PROVIDER=none): recall is by the words
-    expect(recall.map((r) => r.strategyUsed)).toEqual(['LEXICAL', 'LEXICAL']);
+    // no client vector anywhere: the server embedded the facts and the question, and fused meaning with words
+    expect(recall.map((r) => r.strategyUsed)).toEqual(['HYBRID', 'HYBRID']);
+    for (const r of recall) expect(r.semanticScore).toBeGreaterThan(0.3);
     expect(recall[0].usefulnessSource).toBe('QUERY_CONTEXT');
     expect(recall[0].finalScore).toBeGreaterThan(recall[1].finalScore);
 

@@ -145,6 +145,9 @@ async function main(): Promise<void> {
       DB_POOL_MAX: poolMax,
       NODE_ENV: 'production',
       REDIS_URL: '',
+      // the speed scenarios send their own vectors, as before server-made embeddings: they measure the
+      // server, not a model (the quality scenario runs the local model)
+      EMBEDDINGS_PROVIDER: 'none',
     };
     // the scenarios and the fan-out measure the server, not its budgets (the noisy tenant does)
     const gqlEnv = { ...baseEnv, ...UNBOUNDED };

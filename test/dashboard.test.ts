@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
   CanvasInsightsDocument,
+  EmbeddingStatusDocument,
   EpisodeDetailDocument,
   EpisodeRowsDocument,
   FactUsefulnessDocument,
@@ -274,6 +275,21 @@ describe('the dashboard in a browser', () => {
       ].map((r) => r.map(String)),
     );
     expect(await page.textContent('[data-testid=storage-usage] tr[data-usage=quota]')).toMatch(/% of /);
+    // the embeddings panel shows what embeddingStatus answers: provider, model, dimension and the vectors still to embed again
+    await page.waitForSelector('[data-testid=embedding-status] tr[data-field=pendingVectors]');
+    const { embeddingStatus: e } = await gqlOk(s.url, EmbeddingStatusDocument, {}, admin);
+    const cells = await page.$$eval('[data-testid=embedding-status] tr[data-field]', (rows) =>
+      rows.map((r) => [r.getAttribute('data-field'), r.querySelector('td:last-child')?.textContent]),
+    );
+    expect(cells).toEqual([
+      ['provider', e.provider],
+      ['model', e.model ?? '—'],
+      ['dimension', e.dimension === null ? '—' : String(e.dimension)],
+      ['pendingVectors', e.pendingVectors > 0 ? `re-embedding: ${e.pendingVectors.toLocaleString('en')} vectors to go` : 'up to date'],
+    ]);
+    expect(await page.getAttribute('[data-testid=embedding-status] tr[data-field=pendingVectors]', 'data-pending')).toBe(
+      String(e.pendingVectors),
+    );
     await shoot(page, 'memory');
     expect(cspViolations).toEqual([]);
     await page.context().close();

@@ -107,6 +107,11 @@ export type DashCanvasQueryVariables = Exact<{
 
 export type DashCanvasQuery = { canvasInsights: { closesQuickly: Array<string>, engages: Array<string>, submits: Array<string>, byType: Array<{ canvasType: string, componentType: string | null, presentations: number, closes: number, submits: number, avgEngagementSeconds: number | null, avgFeedbackScore: number | null }>, byComponent: Array<{ canvasType: string, componentType: string | null, presentations: number, closes: number, submits: number, avgEngagementSeconds: number | null, avgFeedbackScore: number | null }> } };
 
+export type DashEmbeddingStatusQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashEmbeddingStatusQuery = { embeddingStatus: { provider: string, model: string | null, dimension: number | null, pendingVectors: number } };
+
 export type DashEpisodesQueryVariables = Exact<{
   filter?: EpisodeFilter | null | undefined;
   first: number;
@@ -258,6 +263,16 @@ export const DashCanvasDocument = new TypedDocumentString(`
   avgEngagementSeconds
   avgFeedbackScore
 }`) as unknown as TypedDocumentString<DashCanvasQuery, DashCanvasQueryVariables>;
+export const DashEmbeddingStatusDocument = new TypedDocumentString(`
+    query DashEmbeddingStatus {
+  embeddingStatus {
+    provider
+    model
+    dimension
+    pendingVectors
+  }
+}
+    `) as unknown as TypedDocumentString<DashEmbeddingStatusQuery, DashEmbeddingStatusQueryVariables>;
 export const DashEpisodesDocument = new TypedDocumentString(`
     query DashEpisodes($filter: EpisodeFilter, $first: Int!, $after: String) {
   episodes(filter: $filter, first: $first, after: $after) {

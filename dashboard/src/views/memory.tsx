@@ -12,6 +12,7 @@ import { useQuery } from '../hooks';
 import { canForget, type ViewProps } from '../access';
 import { Status } from './status';
 import { StorageUsagePanel } from './usage';
+import { EmbeddingStatusPanel } from './embeddings';
 
 function ForgetPreview({ apiKey }: { apiKey: string }) {
   const [threshold, setThreshold] = useState(0.1);
@@ -137,6 +138,7 @@ export function MemoryView({ apiKey, role }: ViewProps) {
         </>
       )}
       <StorageUsagePanel apiKey={apiKey} />
+      <EmbeddingStatusPanel apiKey={apiKey} />
       {canForget(role) && <ForgetPreview apiKey={apiKey} />}
     </section>
   );

@@ -1,4 +1,3 @@
-import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Role } from './modules/orgs';
 
@@ -62,8 +61,10 @@ export interface EmbeddingSettings {
   timeoutMs: number;
   /** openai: texts per call */
   batchSize: number;
-  /** local: inference threads (default: the machine's cores) */
+  /** local: inference threads; each holds the model and its own WebAssembly heap (docs/design.md) */
   workers: number;
+  /** local: texts per model call; the WebAssembly heap grows to the largest call and never shrinks */
+  localBatch: number;
   /** texts waiting for a worker or an endpoint before more are refused */
   queue: number;
   /** repeated texts answered from memory, per (organization, model, purpose, text) */
@@ -207,6 +208,13 @@ function budgets(env: Env): BudgetSettings {
 
 const PROVIDERS = ['local', 'openai', 'none'] as const;
 
+/**
+ * One local inference thread unless told otherwise: each costs about 100 MB for its model plus a
+ * WebAssembly heap that never shrinks, and two no longer fit the memory a server holding 100,000
+ * facts is meant to stay within (measurements: docs/design.md, "Embeddings made by the server").
+ */
+const DEFAULT_LOCAL_WORKERS = 1;
+
 function embeddings(env: Env): EmbeddingSettings {
   const provider = (str(env, 'EMBEDDINGS_PROVIDER') ?? 'local').toLowerCase();
   if (!(PROVIDERS as readonly string[]).includes(provider)) {
@@ -226,7 +234,8 @@ function embeddings(env: Env): EmbeddingSettings {
     dimensions: str(env, 'EMBEDDINGS_DIMENSIONS') === null ? null : int(env, 'EMBEDDINGS_DIMENSIONS', 0, 1, 65_536),
     timeoutMs: int(env, 'EMBEDDINGS_TIMEOUT_MS', 30_000, 100, 600_000),
     batchSize: int(env, 'EMBEDDINGS_BATCH_SIZE', 64, 1, 2048),
-    workers: int(env, 'EMBEDDINGS_WORKERS', availableParallelism(), 1, 256),
+    workers: int(env, 'EMBEDDINGS_WORKERS', DEFAULT_LOCAL_WORKERS, 1, 256),
+    localBatch: int(env, 'EMBEDDINGS_LOCAL_BATCH', 16, 1, 256),
     queue: int(env, 'EMBEDDINGS_QUEUE', 10_000, 1, 10_000_000),
     cacheEntries: int(env, 'EMBEDDINGS_CACHE_ENTRIES', 10_000, 0, 10_000_000),
   };

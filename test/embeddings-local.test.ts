@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { LOCAL_MODEL_ID } from '../src/modules/embeddings';
+import { loadConfig } from '../src/config';
+import { embeddingMetrics, LOCAL_MODEL_ID } from '../src/modules/embeddings';
 import { cosine } from '../src/modules/facts/usefulness';
 import { codeOf, fieldOf, gql, gqlOk, wsClient, wsOnce } from './helpers/client';
 import { sqlClient } from './helpers/db';
@@ -44,6 +45,20 @@ describe('the local provider', () => {
     expect(cosine(a, b)).toBeGreaterThanOrEqual(0.85);
     expect(cosine(a, c)).toBeLessThan(0.5);
     expect(Math.hypot(...a)).toBeCloseTo(1, 6);
+  });
+
+  it('runs one thread and model calls of at most 16 texts by default (each thread keeps a heap as large as its largest call)', async () => {
+    const defaults = loadConfig({}).embeddings;
+    expect([defaults.workers, defaults.localBatch]).toEqual([1, 16]);
+    expect(() => loadConfig({ EMBEDDINGS_LOCAL_BATCH: '0' })).toThrow(/EMBEDDINGS_LOCAL_BATCH/);
+    const e = s.app.embedder;
+    const batches = embeddingMetrics(e).batches;
+    const before = (await batches.get()).values[0]?.value ?? 0;
+    const texts = Array.from({ length: 40 }, (_, i) => `batch probe ${i}: the warehouse shipped parcel number ${i * 7}`);
+    const vectors = await e.embed('org-batch', texts, 'document');
+    expect(vectors).toHaveLength(40);
+    // 40 texts in one line leave in calls of 16, 16 and 8
+    expect((await batches.get()).values[0].value - before).toBe(3);
   });
 
   it('embeds a text longer than one piece (1000 characters) whole: one unit vector near its parts', async () => {

@@ -7,8 +7,6 @@ import { chunkText } from './long-text';
 
 export const LOCAL_MODEL_ID = 'local:use-lite-512';
 const DIMENSION = 512;
-/** texts per model call: concurrent requests are merged up to this many */
-const LOCAL_BATCH = 64;
 
 interface Pending {
   text: string;
@@ -25,7 +23,8 @@ interface Slot {
 /**
  * Universal Sentence Encoder lite in a pool of worker threads (inference never runs on the
  * request loop). Texts from concurrent calls wait in one line and leave it in batches of up to
- * LOCAL_BATCH for the next idle worker. Each worker loads the model when the pool starts.
+ * `batch` (EMBEDDINGS_LOCAL_BATCH) for the next idle worker. A worker's WebAssembly heap grows to
+ * fit its largest call and is never returned, so the batch bounds the memory each worker keeps. Each worker loads the model when the pool starts.
  */
 export class LocalBackend implements EmbeddingBackend {
   readonly provider = 'local' as const;
@@ -41,6 +40,7 @@ export class LocalBackend implements EmbeddingBackend {
 
   constructor(
     workers: number,
+    private readonly batch: number,
     private readonly metrics: EmbeddingMetrics,
     private readonly log: Logger,
   ) {
@@ -103,7 +103,7 @@ export class LocalBackend implements EmbeddingBackend {
     for (const slot of this.slots) {
       if (this.line.length === 0) return;
       if (!slot.ready || slot.busy) continue;
-      const batch = this.line.splice(0, LOCAL_BATCH);
+      const batch = this.line.splice(0, this.batch);
       slot.busy = batch;
       this.metrics.batches.inc();
       slot.worker.postMessage({ id: this.nextId++, texts: batch.map((p) => p.text) });

@@ -9,119 +9,111 @@ import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lexical.sql';
 import type { RecallParams as Params } from './recall-params';
 import { normalizeQuery } from './usefulness';
-import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
-import { cosineOf, fuse, type Pooled, type WindowRow } from './recall-fusion';
+import { CONTEXT_MATCH_SQL, cosineWith, usefulnessNowOf } from './usefulness.sql';
 
+/** The lexical score's share in the fused score F (the embedding's is the rest). */
+const LEXICAL_SHARE = 0.65;
 /** Each list (lexical, semantic) brings at least this many candidates to the fusion, and at least `limit`. */
 const FUSION_CANDIDATES = 50;
+/** What the best neighbour at distance 1 and at distance 2 adds to a fact's score: HYBRID, and LEXICAL. */
+const NEIGHBOURS = { hybrid: [0.6, 0.3], lexical: [0.7, 0.25] } as const;
 
 export const fusionDepth = (limit: number) => Math.max(limit, FUSION_CANDIDATES);
 
-type Stats = { n: number; avgLen: number; common: CommonStems };
+/** What the statement returns per fact. */
+type Ranked = FactRow & {
+  lexical: number;
+  semantic: number | null;
+  relevance: number;
+  use: number;
+  from_context: boolean;
+  final: number;
+};
 
 /**
- * The window of a recall, in one statement: the lexical candidates (`lexicalCtes`), the semantic
- * ones (`semanticIds`, named by the vector index; without them (HYBRID) the best `depth` by cosine
- * ranked here), and every fact within 4 places of one of them in the bank's order of writing
- * (`seq`: 4 before, and 5 from each, through the `(org_id, bank_id, seq)` index), each with what the
- * fusion needs and nothing more: its lexical score, and (HYBRID) its vector in binary form when it
- * may be compared with the query's (cosines are computed by `fuse`, which is far cheaper than SQL
- * arithmetic over the arrays).
+ * Recall ranked by `LEXICAL` (qe null) or `HYBRID` (with a query embedding `qe`), in one statement:
+ *
+ * - U: the best `fusionDepth(limit)` facts by lexical score, and (HYBRID) as many by cosine (among
+ *   `semanticIds` when the vector index named them, else over the bank's facts with an embedding);
+ * - W: U and the 4 facts before and after each in the bank's order of writing (`seq`);
+ * - F of every fact of W: HYBRID `LEXICAL_SHARE * lexN + (1 - LEXICAL_SHARE) * semN`, the lexical
+ *   score and the cosine min-max normalised over U (clipped to 0..1; a list whose min equals its
+ *   max gives 1 to its best), LEXICAL the lexical score over U's best;
+ * - S of a fact within 2 of a fact of U: `F + n1 * max(F(d-1), F(d+1)) + n2 * max(F(d-2), F(d+2))`
+ *   (the turns around a fact often carry the answer's other half), relevance `S / (1 + n1 + n2)`;
+ * - then usefulness, the `minUsefulness` filter, the final score, ties to the earlier fact.
+ *
+ * W's facts in `seq` order are consecutive in the bank within 2 of U's (each fact of U brings the 4
+ * on each side), so the window functions read true neighbours; a fact at a bank's end has none.
  */
-function windowStatement(
+function hybridStatement(
   p: Params,
   orgId: string,
-  stats: Stats,
+  stats: { n: number; avgLen: number; common: CommonStems },
   qe: number[] | null,
   semanticIds: string[] | null,
   model: string | null,
-): RawBuilder<WindowRow> {
+): RawBuilder<Ranked> {
   const depth = fusionDepth(p.limit);
   const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
-  // a vector the server made is compared with the vectors of the same model only
-  const hasVector = hasVectorOf(model);
-  const ranked = qe !== null && semanticIds === null;
-  const sem = ranked
-    ? raw`, sem AS MATERIALIZED (
-        SELECT f.id FROM facts f WHERE ${factFilters(scope)} AND ${hasVector}
-         ORDER BY ${cosineWith('f.embedding', 'f.embedding_norm_sq', qe)} DESC, f.id LIMIT ${depth})`
-    : raw``;
-  const inBank = raw`f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> ''`;
-  return raw<WindowRow>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
-    seeds AS MATERIALIZED (
-      SELECT f.seq FROM facts f
-       WHERE ${inBank} AND f.id = any(ARRAY(SELECT id FROM lex) || ${qe ? semanticIds : null}::uuid[]
-                                      ${ranked ? raw`|| ARRAY(SELECT id FROM sem)` : raw``})),
-    around AS MATERIALIZED (
-      SELECT DISTINCT n.id FROM seeds u CROSS JOIN LATERAL (
-        (SELECT f.id FROM facts f WHERE ${inBank} AND f.seq < u.seq ORDER BY f.seq DESC LIMIT 4)
-        UNION ALL
-        (SELECT f.id FROM facts f WHERE ${inBank} AND f.seq >= u.seq ORDER BY f.seq LIMIT 5)) n)
-    SELECT f.id, f.seq, f.kind, f.status, ${lexicalScoreOf('f', stats)} AS lexical, f.id IN (SELECT id FROM lex) AS in_lex,
-           ${ranked ? raw`f.id IN (SELECT id FROM sem)` : raw`f.id = any(${qe ? semanticIds : null}::uuid[])`} AS in_sem,
-           ${qe ? raw`CASE WHEN ${hasVector} THEN array_send(f.embedding) END` : raw`NULL::bytea`} AS emb, f.embedding_norm_sq AS norm_sq
-      FROM around a JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = a.id`;
-}
-
-const hasVectorOf = (model: string | null) =>
-  model === null ? raw`f.embedding IS NOT NULL` : raw`(f.embedding IS NOT NULL AND f.embedding_model = ${model}::text)`;
-
-/**
- * The best `depth` by cosine (then id) of the facts the vector index named that pass the filters and
- * have a vector to compare, their vectors read in binary form and compared here.
- */
-async function bestByCosine(
-  em: EntityManager,
-  orgId: string,
-  p: Params,
-  qe: number[],
-  qNormSq: number,
-  ids: string[],
-  model: string | null,
-  depth: number,
-): Promise<string[]> {
-  const rows = await templateRows<{ id: string; emb: Buffer; norm_sq: number }>(
-    em,
-    raw`SELECT f.id, array_send(f.embedding) AS emb, f.embedding_norm_sq AS norm_sq FROM facts f
-         WHERE f.org_id = ${orgId}::uuid AND f.id = any(${ids}::uuid[]) AND ${factFilters({ orgId, ...p })} AND ${hasVectorOf(model)}`,
-  );
-  return rows
-    .map((r) => ({ id: r.id, cosine: cosineOf(r.emb, r.norm_sq, qe, qNormSq) }))
-    .sort((a, b) => b.cosine - a.cosine || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
-    .slice(0, depth)
-    .map((r) => r.id);
-}
-
-/**
- * `cosineWith` of a query context's embedding, the products summed in array order as there, with
- * the query vector bound once as an array: an expression of one term per dimension costs
- * PostgreSQL tens of milliseconds to plan at 512 dimensions.
- */
-function contextCosine(qe: number[]): RawBuilder<number> {
-  const qNormSq = sumOfSquares(qe);
-  if (qNormSq === 0) return raw<number>`0.0::float8`;
-  return raw<number>`(CASE WHEN c.query_embedding_norm_sq = 0 THEN 0.0::float8 ELSE
-    (SELECT sum(u.x * u.y) FROM unnest(c.query_embedding, ${qe}::float8[]) AS u(x, y)) / sqrt(c.query_embedding_norm_sq * ${qNormSq}::float8) END)`;
-}
-
-/** What the ranking statement returns per fact. */
-type Ranked = FactRow & { lexical: number; semantic: number | null; relevance: number; use: number; from_context: boolean; final: number };
-
-/**
- * The facts of the pool with their usefulness (the best matching query context, else the fact's
- * own), the `minUsefulness` filter and the final score, the best `limit` with their rows.
- */
-function rankingStatement(p: Params, orgId: string, pool: Pooled[], qe: number[] | null): RawBuilder<Ranked> {
+  const filters = factFilters(scope);
   const qnorm = normalizeQuery(p.query);
+  const cosOf = (alias: string) => (qe ? cosineWith(`${alias}.embedding`, `${alias}.embedding_norm_sq`, qe) : raw<number>`NULL::float8`);
+  // a vector the server made is compared with the vectors of the same model only
+  const hasVector = (alias: string) =>
+    model === null
+      ? raw`${raw.ref(`${alias}.embedding`)} IS NOT NULL`
+      : raw`(${raw.ref(`${alias}.embedding`)} IS NOT NULL AND ${raw.ref(`${alias}.embedding_model`)} = ${model}::text)`;
+  const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
+  const sem = qe
+    ? raw`, sem AS MATERIALIZED (
+        SELECT f.id FROM facts f
+         WHERE ${filters} AND ${hasVector('f')} ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
+         ORDER BY ${cosOf('f')} DESC, f.id LIMIT ${depth})`
+    : raw``;
   const contextSim = qe
-    ? raw`CASE WHEN c.query_embedding IS NOT NULL THEN ${contextCosine(qe)}
+    ? raw`CASE WHEN c.query_embedding IS NOT NULL THEN ${cosineWith('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
                WHEN c.normalized_query = ${qnorm}::text THEN 1.0::float8 END`
     : raw`CASE WHEN c.normalized_query = ${qnorm}::text THEN 1.0::float8 END`;
+  const norm = (x: string, lo: string, hi: string) =>
+    raw.raw(`CASE WHEN ${x} IS NULL THEN 0.0 WHEN b.${hi} > b.${lo} THEN least(1.0, greatest(0.0, (${x} - b.${lo}) / (b.${hi} - b.${lo})))
+                  WHEN ${x} >= b.${hi} THEN 1.0 ELSE 0.0 END`);
+  const fused = qe
+    ? raw`${LEXICAL_SHARE}::float8 * ${norm('w.lexical', 'lmin', 'lmax')} + ${1 - LEXICAL_SHARE}::float8 * ${norm('w.cosine', 'cmin', 'cmax')}`
+    : raw`CASE WHEN b.lmax > 0 THEN least(1.0, w.lexical / b.lmax) ELSE 0.0 END`;
+  const side = (
+    cmp: '<' | '>=',
+    order: 'DESC' | 'ASC',
+    n: number,
+  ) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq, f.embedding_model
+      FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
+     ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
   const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
-  const col = <T>(f: (x: Pooled) => T) => pool.map(f);
-  return raw<Ranked>`WITH pool AS MATERIALIZED (
-      SELECT * FROM unnest(${col((x) => x.id)}::uuid[], ${col((x) => x.seq)}::bigint[], ${col((x) => x.lexical)}::float8[],
-                           ${col((x) => x.cosine)}::float8[], ${col((x) => x.relevance)}::float8[]) AS t(id, seq, lexical, cosine, relevance)),
+  return raw<Ranked>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
+    u AS MATERIALIZED (
+      SELECT f.id, f.seq FROM (SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}) x
+        JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+    around AS MATERIALIZED (
+      SELECT DISTINCT ON (n.id) n.* FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
+    w AS MATERIALIZED (
+      SELECT a.id, a.seq, a.kind, a.status, a.id IN (SELECT id FROM u) AS in_u,
+             ${lexicalScoreOf('a', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('a')} THEN ${cosOf('a')} END` : raw`NULL::float8`} AS cosine
+        FROM around a),
+    b AS (
+      SELECT min(lexical) FILTER (WHERE in_u) AS lmin, max(lexical) FILTER (WHERE in_u) AS lmax,
+             min(cosine) FILTER (WHERE in_u) AS cmin, max(cosine) FILTER (WHERE in_u) AS cmax FROM w),
+    fw AS (SELECT w.*, ${fused} AS f FROM w CROSS JOIN b),
+    sw AS (
+      SELECT fw.*,
+             (fw.f + ${n1}::float8 * greatest(coalesce(lag(fw.f, 1) OVER o, 0.0), coalesce(lead(fw.f, 1) OVER o, 0.0))
+                   + ${n2}::float8 * greatest(coalesce(lag(fw.f, 2) OVER o, 0.0), coalesce(lead(fw.f, 2) OVER o, 0.0)))
+               / ${1 + n1 + n2}::float8 AS relevance,
+             bool_or(fw.in_u) OVER (o ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS near
+        FROM fw WINDOW o AS (ORDER BY fw.seq)),
+    pool AS MATERIALIZED (
+      SELECT sw.* FROM sw
+       WHERE sw.near AND (${p.kinds}::text[] IS NULL OR sw.kind = any(${p.kinds}::text[]))
+         AND (${p.statuses}::text[] IS NULL OR sw.status = any(${p.statuses}::text[]))),
     ctx AS (
       SELECT DISTINCT ON (m.fact_id) m.fact_id, m.usefulness, m.last_signal_at FROM (
         SELECT c.fact_id, c.usefulness, c.last_signal_at, ${contextSim} AS sim
@@ -154,24 +146,7 @@ export async function recallHybrid(
   model: string | null = null,
 ): Promise<RecalledFact[]> {
   const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
-  const qNormSq = qe ? sumOfSquares(qe) : 0;
-  const depth = fusionDepth(p.limit);
-  const semantic =
-    qe && semanticIds && semanticIds.length > depth
-      ? await bestByCosine(em, orgId, p, qe, qNormSq, semanticIds, model, depth)
-      : semanticIds;
-  const window = await templateRows(em, windowStatement(p, orgId, stats, qe, semantic, model));
-  let pool = fuse(window, {
-    qe,
-    qNormSq,
-    depth,
-    kinds: p.kinds,
-    statuses: p.statuses,
-  });
-  if (pool.length === 0) return [];
-  // without boosting or a minimum the final score is the relevance: only the best `limit` need their usefulness
-  if (!p.boost && p.minUsefulness === 0) pool = pool.sort((a, b) => b.relevance - a.relevance || a.seq - b.seq).slice(0, p.limit);
-  const rows = await templateRows(em, rankingStatement(p, orgId, pool, qe));
+  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds, model));
   const now = new Date();
   const strategyUsed = qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL;
   return rows.map((r) => ({

@@ -45,6 +45,8 @@ type Ranked = FactRow & {
  *
  * W's facts in `seq` order are consecutive in the bank within 2 of U's (each fact of U brings the 4
  * on each side), so the window functions read true neighbours; a fact at a bank's end has none.
+ * The neighbour lookups carry ids and `seq` only (through the `(org_id, bank_id, seq)` index): the
+ * rest of a fact, its vector above all, is read once per fact of W after duplicates are gone.
  */
 function hybridStatement(
   p: Params,
@@ -81,11 +83,7 @@ function hybridStatement(
   const fused = qe
     ? raw`${LEXICAL_SHARE}::float8 * ${norm('w.lexical', 'lmin', 'lmax')} + ${1 - LEXICAL_SHARE}::float8 * ${norm('w.cosine', 'cmin', 'cmax')}`
     : raw`CASE WHEN b.lmax > 0 THEN least(1.0, w.lexical / b.lmax) ELSE 0.0 END`;
-  const side = (
-    cmp: '<' | '>=',
-    order: 'DESC' | 'ASC',
-    n: number,
-  ) => raw`(SELECT f.id, f.seq, f.kind, f.status, f.text_tsv, f.embedding, f.embedding_norm_sq, f.embedding_model
+  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq
       FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
      ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
   const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
@@ -94,11 +92,11 @@ function hybridStatement(
       SELECT f.id, f.seq FROM (SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}) x
         JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
     around AS MATERIALIZED (
-      SELECT DISTINCT ON (n.id) n.* FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
+      SELECT DISTINCT ON (n.id) n.id, n.seq FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
     w AS MATERIALIZED (
-      SELECT a.id, a.seq, a.kind, a.status, a.id IN (SELECT id FROM u) AS in_u,
-             ${lexicalScoreOf('a', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('a')} THEN ${cosOf('a')} END` : raw`NULL::float8`} AS cosine
-        FROM around a),
+      SELECT a.id, a.seq, f.kind, f.status, a.id IN (SELECT id FROM u) AS in_u,
+             ${lexicalScoreOf('f', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('f')} THEN ${cosOf('f')} END` : raw`NULL::float8`} AS cosine
+        FROM around a JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = a.id),
     b AS (
       SELECT min(lexical) FILTER (WHERE in_u) AS lmin, max(lexical) FILTER (WHERE in_u) AS lmax,
              min(cosine) FILTER (WHERE in_u) AS cmin, max(cosine) FILTER (WHERE in_u) AS cmax FROM w),

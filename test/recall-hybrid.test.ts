@@ -7,6 +7,7 @@ import {
   type RecallInput,
   type RecallQuery,
   RecordEpisodeDocument,
+  SubmitSignalsDocument,
   UpsertFactsDocument,
 } from './generated/graphql';
 import { codeOf, fieldOf, gql, gqlOk, wsClient, wsOnce } from './helpers/client';
@@ -258,5 +259,34 @@ describe('recall with the server’s query embedding (provider openai on a loopb
       await t.close();
       await fake.close();
     }
+  });
+});
+
+describe('recall HYBRID: query contexts', () => {
+  it("takes a fact's usefulness from the query context whose embedding is within the match threshold of the query's", async () => {
+    const org = await s.createOrg('hybrid-contexts');
+    const [F, G] = await upsert(s, org.token, [
+      { bankId: 'agent', text: 'Use connection pooling', embedding: [1, 0] },
+      { bankId: 'agent', text: 'Pooling of threads', embedding: [0, 1] },
+    ]);
+    const times = <T>(n: number, x: T) => Array.from({ length: n }, () => x);
+    await gqlOk(
+      s.url,
+      SubmitSignalsDocument,
+      {
+        signals: [
+          ...times(3, { factId: F, signalType: 'USED' as const, query: 'database performance', queryEmbedding: [1, 0] }),
+          ...times(3, { factId: G, signalType: 'USED' as const, query: 'thread scheduling', queryEmbedding: [0, 1] }),
+        ],
+      },
+      org.token,
+    );
+    // another text, a vector close to F's context (cosine 0.99) and far from G's (0.11)
+    const r = await recall(s, org.token, { bankId: 'agent', query: 'pooling', queryEmbedding: [0.9, 0.1], strategy: 'HYBRID' });
+    const byId = new Map(r.map((x) => [x.fact.id, x]));
+    expect(byId.get(F)).toMatchObject({ strategyUsed: 'HYBRID', usefulnessSource: 'QUERY_CONTEXT' });
+    expect(byId.get(F)!.usefulnessScore).toBeCloseTo(0.8, 6);
+    expect(byId.get(G)).toMatchObject({ strategyUsed: 'HYBRID', usefulnessSource: 'GLOBAL' });
+    expectExplained(r, null);
   });
 });

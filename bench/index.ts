@@ -21,6 +21,7 @@ import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
 import { QUALITY_ID, runQuality } from './quality';
 import { qualityTable, type QualityResult } from './quality-score';
+import { runSemantic, SEMANTIC_ID } from './semantic';
 
 interface Args {
   scale: number;
@@ -158,9 +159,24 @@ async function main(): Promise<void> {
     const orgId = (await c.query(`SELECT id FROM organizations WHERE name = 'bench'`)).rows[0].id as string;
     await c.end();
     const quality = () => runQuality({ env: gqlEnv, databaseUrl: db.url, token, orgId, schema: buildAppSchema() });
-    if (args.only.length && args.only.every((id) => id === QUALITY_ID)) {
-      // the quality scenario writes its own banks: no seeding, no load
-      writeResults({ date: new Date().toISOString(), args, node: process.version, quality: await quality() });
+    const semantic = () =>
+      runSemantic({
+        env: gqlEnv,
+        databaseUrl: db.url,
+        token,
+        orgId,
+        facts: args.facts ?? 100_000,
+        duration: args.duration,
+        warmup: args.warmup,
+      });
+    if (args.only.length && args.only.every((id) => id === QUALITY_ID || id === SEMANTIC_ID)) {
+      // the quality and semantic scenarios write their own banks: no seeding, no load
+      const date = new Date().toISOString();
+      const own = {
+        ...(args.only.includes(SEMANTIC_ID) ? { semantic: await semantic() } : {}),
+        ...(args.only.includes(QUALITY_ID) ? { quality: await quality() } : {}),
+      };
+      writeResults({ date, args, node: process.version, ...own });
       return;
     }
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };

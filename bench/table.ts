@@ -8,7 +8,8 @@
 // kind=load: GraphQL against the raw baseline, one row per scenario. kind=latency: each scenario
 // with its one-connection variant beside it. kind=fanout: feedbackAdded fan-out per transport.
 // kind=noisy: the quiet organization's latency beside a flooding key. kind=quality: evidence recall
-// of each recall strategy on the evaluation conversations.
+// of each recall strategy on the evaluation conversations. kind=semantic: recall and writes with the
+// server's embedding model beside what the model does alone, and the server's memory.
 // `only` keeps the scenarios whose number (the first word of the name) is listed.
 // `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { FanOutResult } from './fanout';
 import type { NoisyResult } from './noisy';
 import { qualityTable, type QualityResult } from './quality-score';
 import type { Row } from './report';
+import type { SemanticResult } from './semantic';
 
 export interface Results {
   args: { connections: number };
@@ -26,6 +28,7 @@ export interface Results {
   noisyTenant?: NoisyResult;
   /** the quality scenario's scores, or why it was skipped */
   quality?: QualityResult | string;
+  semantic?: SemanticResult;
 }
 
 const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
@@ -118,6 +121,30 @@ function noisyTable(runs: { file: string; r: Results }[]): string[] {
   return lines;
 }
 
+/** The semantic scenarios: each load, the model alone, the writes and the reads beside them, the memory. */
+function semanticTable(m: SemanticResult): string[] {
+  const lines = ['| measurement | req/s (or texts/s) | p50 / p99 ms | CPU ms/req | SQL/req |', '|---|---:|---:|---:|---:|'];
+  for (const s of m.rows) {
+    const g = s.graphql!;
+    lines.push(`| ${s.scenario} | ${fixed(g.rps, 1)} | ${ms(g.p50)} / ${ms(g.p99)} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`);
+  }
+  const a = m.modelAlone;
+  lines.push(`| model alone, one query at a time | ${fixed(a.oneAtATime.qps, 1)} | ${fixed(a.oneAtATime.p50, 1)} / - | - | - |`);
+  lines.push(`| model alone, 10 queries in flight | ${fixed(a.tenInFlight.qps, 1)} | - | - | - |`);
+  lines.push(`| model alone, calls of 500 texts (texts/s) | ${fixed(a.batch500.textsPerSecond, 1)} | - | - | - |`);
+  lines.push(`| upsertFacts, batches of 500 texts (facts/s) | ${fixed(m.writes.factsPerSecond, 1)} | - | - | - |`);
+  for (const [name, r] of [
+    ['another organization HYBRID recall, 1 connection, idle', m.writes.idle],
+    ['the same during the writes', m.writes.during],
+  ] as const)
+    lines.push(`| ${name} | ${fixed(r.rps, 1)} | ${ms(r.p50)} / ${ms(r.p99)} | ${fixed(r.cpuMsPerRequest, 2)} | ${perRequest(r.statementsPerRequest)} |`);
+  const rss = m.rssMb;
+  lines.push(
+    `| server RSS MB: model loaded / index holding ${m.facts} x ${m.dim} (${fixed(m.indexMb, 0)} MB) / end / peak | ${[rss.modelLoaded, rss.indexHeld, rss.end, rss.peak].map((x) => x ?? '-').join(' / ')} | - | - | - |`,
+  );
+  return lines;
+}
+
 /** The table a marker's parameters describe, from the results files in bench/results. */
 export function renderTable(params: string, read: (file: string) => Results = readResults): string {
   const p = Object.fromEntries(
@@ -145,6 +172,7 @@ export function renderTable(params: string, read: (file: string) => Results = re
   if (kind === 'latency') return latencyTable(runs).join('\n');
   if (kind === 'fanout') return fanOutTable(runs).join('\n');
   if (kind === 'noisy') return noisyTable(runs).join('\n');
+  if (kind === 'semantic') return runs.flatMap(({ file, r }) => (r.semantic ? semanticTable(r.semantic) : [`(${file}: no semantic run)`])).join('\n');
   if (kind === 'quality')
     return runs
       .flatMap(({ file, r }) => (typeof r.quality === 'object' ? qualityTable(r.quality) : [`(${file}: no quality scores)`]))

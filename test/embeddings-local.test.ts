@@ -61,6 +61,18 @@ describe('the local provider', () => {
     expect((await batches.get()).values[0].value - before).toBe(3);
   });
 
+  it("puts a recall's query ahead of the documents of a large write waiting for the model", async () => {
+    const e = s.app.embedder;
+    const order: string[] = [];
+    const docs = Array.from({ length: 96 }, (_, i) => `priority probe ${i}: the harbour crane lifted container ${i * 13}`);
+    const write = e.embed('org-priority', docs, 'document').then(() => order.push('write'));
+    // the query arrives after the write's 96 texts are in line (6 model calls of 16)
+    await new Promise((r) => setImmediate(r));
+    const question = e.embed('org-priority', ['Which crane lifted the container?'], 'query').then(() => order.push('query'));
+    await Promise.all([write, question]);
+    expect(order).toEqual(['query', 'write']);
+  });
+
   it('embeds a text longer than one piece (1000 characters) whole: one unit vector near its parts', async () => {
     const e = s.app.embedder;
     const first = 'The warehouse in Lyon ships parcels to customers in France every morning. '.repeat(14);

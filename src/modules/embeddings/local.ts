@@ -1,6 +1,7 @@
 import { Worker } from 'node:worker_threads';
 import type { Logger } from '../../core/logger';
 import { type EmbeddingBackend, EmbeddingFailure } from './backend';
+import type { EmbeddingPurpose } from './embedder';
 import type { EmbeddingMetrics } from './metrics';
 import { WORKER_SOURCE } from './local-worker';
 import { chunkText } from './long-text';
@@ -22,7 +23,9 @@ interface Slot {
 
 /**
  * Universal Sentence Encoder lite in a pool of worker threads (inference never runs on the
- * request loop). Texts from concurrent calls wait in one line and leave it in batches of up to
+ * request loop). Texts from concurrent calls wait in two lines, queries (recall's questions) ahead
+ * of documents (facts and episodes being written), so a recall does not wait behind a large
+ * write, and leave them in batches of up to
  * `batch` (EMBEDDINGS_LOCAL_BATCH) for the next idle worker. A worker's WebAssembly heap grows to
  * fit its largest call and is never returned, so the batch bounds the memory each worker keeps. Each worker loads the model when the pool starts.
  */
@@ -30,7 +33,8 @@ export class LocalBackend implements EmbeddingBackend {
   readonly provider = 'local' as const;
   readonly modelId = LOCAL_MODEL_ID;
   private readonly slots: Slot[] = [];
-  private readonly line: Pending[] = [];
+  /** texts waiting: queries go first, documents fill what is left of a batch */
+  private readonly lines: Record<EmbeddingPurpose, Pending[]> = { query: [], document: [] };
   private loadFailure: string | null = null;
   private closed = false;
   private nextId = 0;
@@ -95,22 +99,24 @@ export class LocalBackend implements EmbeddingBackend {
   }
 
   private failLine(message: string): void {
-    for (const p of this.line.splice(0)) p.reject(new EmbeddingFailure('worker', message));
+    for (const p of [...this.lines.query.splice(0), ...this.lines.document.splice(0)]) p.reject(new EmbeddingFailure('worker', message));
   }
 
   /** Hands waiting texts to idle workers, a batch each. */
   private pump(): void {
     for (const slot of this.slots) {
-      if (this.line.length === 0) return;
+      const { query, document } = this.lines;
+      if (query.length === 0 && document.length === 0) return;
       if (!slot.ready || slot.busy) continue;
-      const batch = this.line.splice(0, this.batch);
+      const batch = query.splice(0, this.batch);
+      batch.push(...document.splice(0, this.batch - batch.length));
       slot.busy = batch;
       this.metrics.batches.inc();
       slot.worker.postMessage({ id: this.nextId++, texts: batch.map((p) => p.text) });
     }
   }
 
-  async embedTexts(texts: string[], _purpose: unknown, signal: AbortSignal): Promise<number[][]> {
+  async embedTexts(texts: string[], purpose: EmbeddingPurpose, signal: AbortSignal): Promise<number[][]> {
     if (this.loadFailure) throw new EmbeddingFailure('worker', this.loadFailure);
     if (this.closed) throw new EmbeddingFailure('worker', 'the server is stopping');
     // a long text is embedded in pieces whose vectors are averaged (the caller normalises)
@@ -122,12 +128,13 @@ export class LocalBackend implements EmbeddingBackend {
           mine.push({ text, resolve, reject });
         }),
     );
-    this.line.push(...mine);
+    const line = this.lines[purpose];
+    line.push(...mine);
     // a call whose time is up leaves the line (a batch already at a worker finishes anyway)
     const leave = () => {
       const gone = new Set(mine);
-      const kept = this.line.filter((p) => !gone.has(p));
-      this.line.splice(0, this.line.length, ...kept);
+      const kept = line.filter((p) => !gone.has(p));
+      line.splice(0, line.length, ...kept);
     };
     signal.addEventListener('abort', leave, { once: true });
     this.pump();

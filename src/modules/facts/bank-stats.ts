@@ -9,10 +9,11 @@ export interface BankStats {
 }
 
 /**
- * How long a bank's statistics are reused. Counting a bank of 100,000 facts reads every row (0.3
- * to 0.7 s measured on a loaded 2-core machine), and the recall that finds the entry stale pays it;
- * BM25 moves little when N or the mean length drift by a minute's writes (idf is
- * logarithmic in N), so one count serves every recall of the bank for this long.
+ * How long a bank's statistics are reused before they are counted again. Counting a bank of
+ * 100,000 facts reads every row (0.3 to 0.7 s measured on a loaded 2-core machine), so no recall
+ * waits for it but the bank's first: a recall that finds the entry older than this answers with it
+ * and starts a count in the background, which the next recalls use. BM25 moves little when N or
+ * the mean length drift by a minute's writes (idf is logarithmic in N).
  */
 const BANK_STATS_TTL_MS = 30_000;
 /** banks whose statistics are kept; the least recently counted go first */
@@ -26,14 +27,40 @@ export interface CommonStems {
   freqs: number[];
 }
 let common: (CommonStems & { at: number }) | null = null;
+/** what is being read again in the background (bank keys, and '' for the common stems) */
+const refreshing = new Set<string>();
+
+/**
+ * `entry` when there is one, read again in the background (on an EntityManager of its own) when it
+ * is older than BANK_STATS_TTL_MS; without an entry, the caller waits for the first read.
+ */
+async function current<T extends { at: number }>(
+  em: EntityManager,
+  key: string,
+  entry: T | null | undefined,
+  nowMs: number,
+  read: (em: EntityManager) => Promise<T>,
+): Promise<T> {
+  if (!entry) return read(em);
+  if (nowMs - entry.at >= BANK_STATS_TTL_MS && !refreshing.has(key)) {
+    refreshing.add(key);
+    void read(em.fork())
+      .catch(() => undefined)
+      .finally(() => refreshing.delete(key));
+  }
+  return entry;
+}
 
 /**
  * The stems PostgreSQL's statistics (ANALYZE's most common elements of `facts.text_tsv`) put in more
  * than `postings` facts of the table, read again when older than BANK_STATS_TTL_MS: a GIN scan of
  * one of them reads its whole posting list, whatever the bank.
  */
-export async function commonStems(em: EntityManager, postings: number, nowMs = Date.now()): Promise<CommonStems> {
-  if (common && nowMs - common.at < BANK_STATS_TTL_MS) return common;
+export function commonStems(em: EntityManager, postings: number, nowMs = Date.now()): Promise<CommonStems> {
+  return current(em, '', common, nowMs, (db) => readCommonStems(db, postings, nowMs));
+}
+
+async function readCommonStems(em: EntityManager, postings: number, nowMs: number): Promise<CommonStems & { at: number }> {
   const rows = await templateRows<{ stem: string; freq: number }>(
     em,
     raw<{ stem: string; freq: number }>`SELECT e.stem, e.freq::float8 AS freq
@@ -45,11 +72,13 @@ export async function commonStems(em: EntityManager, postings: number, nowMs = D
   return common;
 }
 
-/** The bank's statistics, counted again when older than BANK_STATS_TTL_MS (organizations never share an entry). */
-export async function bankStats(em: EntityManager, orgId: string, bankId: string, nowMs = Date.now()): Promise<BankStats> {
+/** The bank's statistics, counted again in the background when older than BANK_STATS_TTL_MS (organizations never share an entry). */
+export function bankStats(em: EntityManager, orgId: string, bankId: string, nowMs = Date.now()): Promise<BankStats> {
   const key = `${orgId}\u0000${bankId}`;
-  const hit = cache.get(key);
-  if (hit && nowMs - hit.at < BANK_STATS_TTL_MS) return hit;
+  return current(em, key, cache.get(key), nowMs, (db) => countBank(db, orgId, bankId, key, nowMs));
+}
+
+async function countBank(em: EntityManager, orgId: string, bankId: string, key: string, nowMs: number): Promise<BankStats & { at: number }> {
   const [row] = await templateRows<{ n: string | number; avg_len: number | null }>(
     em,
     raw<{ n: string | number; avg_len: number | null }>`SELECT count(*) AS n, avg(length(f.text_tsv))::float8 AS avg_len

@@ -10,6 +10,7 @@ import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lex
 import type { RecallParams as Params } from './recall-params';
 import { normalizeQuery } from './usefulness';
 import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
+import type { BankVectors } from './vectors/bank-vectors';
 
 /** The lexical score's share in the fused score F (the embedding's is the rest). */
 const LEXICAL_SHARE = 0.65;
@@ -73,20 +74,50 @@ function hybridStatement(
   const depth = fusionDepth(p.limit);
   const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
   const filters = factFilters(scope);
-  const qnorm = normalizeQuery(p.query);
   const cosOf = (alias: string) => (qe ? cosineWith(`${alias}.embedding`, `${alias}.embedding_norm_sq`, qe) : raw<number>`NULL::float8`);
   // a vector the server made is compared with the vectors of the same model only
   const hasVector = (alias: string) =>
     model === null
       ? raw`${raw.ref(`${alias}.embedding`)} IS NOT NULL`
       : raw`(${raw.ref(`${alias}.embedding`)} IS NOT NULL AND ${raw.ref(`${alias}.embedding_model`)} = ${model}::text)`;
-  const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
   const sem = qe
     ? raw`, sem AS MATERIALIZED (
         SELECT f.id FROM facts f
          WHERE ${filters} AND ${hasVector('f')} ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
          ORDER BY ${cosOf('f')} DESC, f.id LIMIT ${depth})`
     : raw``;
+  return raw<Ranked>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
+    ${windowCtes(orgId, p.bankId, raw`SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}`)},
+    w AS MATERIALIZED (
+      SELECT a.id, a.seq, f.kind, f.status, a.id IN (SELECT id FROM u) AS in_u,
+             ${lexicalScoreOf('f', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('f')} THEN ${cosOf('f')} END` : raw`NULL::float8`} AS cosine
+        FROM around a JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = a.id),
+    ${fusion(p, orgId, qe)}`;
+}
+
+/**
+ * `u` (the facts of U, from the statement `ids` that names them) and `around` (W: each fact of U
+ * and the 4 facts before and after it in the bank's order of writing, ids and `seq` only, through
+ * the `(org_id, bank_id, seq)` index).
+ */
+function windowCtes(orgId: string, bankId: string, ids: RawBuilder<unknown>): RawBuilder<unknown> {
+  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq
+      FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
+     ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
+  return raw`u AS MATERIALIZED (
+      SELECT f.id, f.seq FROM (${ids}) x JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+    around AS MATERIALIZED (
+      SELECT DISTINCT ON (n.id) n.id, n.seq FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n)`;
+}
+
+/**
+ * From `w` (the facts of W: id, seq, kind, status, in_u, lexical score, cosine or null) on: the
+ * normalisation over U, F, the neighbours' S and relevance, the filters, usefulness, the final
+ * score and the rows of the best `limit` facts, in order.
+ */
+function fusion(p: Params, orgId: string, qe: number[] | null): RawBuilder<Ranked> {
+  const qnorm = normalizeQuery(p.query);
+  const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
   const contextSim = qe
     ? raw`CASE WHEN c.query_embedding IS NOT NULL THEN ${boundCosine('c.query_embedding', 'c.query_embedding_norm_sq', qe)}
                WHEN c.normalized_query = ${qnorm}::text THEN 1.0::float8 END`
@@ -97,21 +128,8 @@ function hybridStatement(
   const fused = qe
     ? raw`${LEXICAL_SHARE}::float8 * ${norm('w.lexical', 'lmin', 'lmax')} + ${1 - LEXICAL_SHARE}::float8 * ${norm('w.cosine', 'cmin', 'cmax')}`
     : raw`CASE WHEN b.lmax > 0 THEN least(1.0, w.lexical / b.lmax) ELSE 0.0 END`;
-  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq
-      FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
-     ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
   const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
-  return raw<Ranked>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
-    u AS MATERIALIZED (
-      SELECT f.id, f.seq FROM (SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}) x
-        JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
-    around AS MATERIALIZED (
-      SELECT DISTINCT ON (n.id) n.id, n.seq FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
-    w AS MATERIALIZED (
-      SELECT a.id, a.seq, f.kind, f.status, a.id IN (SELECT id FROM u) AS in_u,
-             ${lexicalScoreOf('f', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('f')} THEN ${cosOf('f')} END` : raw`NULL::float8`} AS cosine
-        FROM around a JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = a.id),
-    b AS (
+  return raw<Ranked>`b AS (
       SELECT min(lexical) FILTER (WHERE in_u) AS lmin, max(lexical) FILTER (WHERE in_u) AS lmax,
              min(cosine) FILTER (WHERE in_u) AS cmin, max(cosine) FILTER (WHERE in_u) AS cmax FROM w),
     fw AS (SELECT w.*, ${fused} AS f FROM w CROSS JOIN b),
@@ -159,8 +177,11 @@ export async function recallHybrid(
 ): Promise<RecalledFact[]> {
   const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
   const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds, model));
+  return rankedFacts(rows, qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL);
+}
+
+function rankedFacts(rows: Ranked[], strategyUsed: RecallStrategy): RecalledFact[] {
   const now = new Date();
-  const strategyUsed = qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL;
   return rows.map((r) => ({
     fact: factFromRow(r, now),
     semanticScore: r.semantic === null ? null : Number(r.semantic),
@@ -171,4 +192,90 @@ export async function recallHybrid(
     usefulnessSource: r.from_context ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
     finalScore: Number(r.final),
   }));
+}
+
+/** What the lexical statement found: its candidates, best first, and the query's stems with their idf, in its order. */
+export interface LexicalFound {
+  ids: string[];
+  tqs: string[];
+  idfs: number[];
+  stats: { n: number; avgLen: number; common: CommonStems };
+}
+
+/**
+ * The lexical side of HYBRID on its own (`lexicalCtes`): needing no query vector, it runs while the
+ * query is embedded. Its stems and idf travel back so that the next statement scores the facts of
+ * W with the same numbers, summed in the same order.
+ */
+export async function lexicalCandidates(em: EntityManager, orgId: string, p: Params): Promise<LexicalFound> {
+  const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
+  const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
+  const [row] = await templateRows(
+    em,
+    raw<{ ids: string[]; tqs: string[]; idfs: number[] }>`WITH ${lexicalCtes(scope, fusionDepth(p.limit), p.limit)}
+      SELECT (SELECT coalesce(array_agg(l.id::text ORDER BY l.score DESC, l.id), '{}') FROM lex l) AS ids,
+             (SELECT coalesce(array_agg(i.tq::text), '{}') FROM idf i) AS tqs,
+             (SELECT coalesce(array_agg(i.idf), '{}') FROM idf i) AS idfs`,
+  );
+  return { ids: row.ids, tqs: row.tqs, idfs: row.idfs.map(Number), stats };
+}
+
+/**
+ * The best `fusionDepth(limit)` of the index's candidates by exact cosine (ties to the smaller id,
+ * as PostgreSQL orders uuids), from the vectors the bank holds; null when it does not hold one of them.
+ */
+function semanticTop(bank: BankVectors, ids: string[], qe: number[], qNormSq: number, depth: number): string[] | null {
+  const scored: { id: string; c: number }[] = [];
+  for (const id of ids) {
+    const c = bank.exactCosine(id, qe, qNormSq);
+    if (c === null) return null;
+    scored.push({ id, c });
+  }
+  scored.sort((a, b) => b.c - a.c || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+  return scored.slice(0, depth).map((x) => x.id);
+}
+
+/**
+ * HYBRID as `hybridStatement` ranks it, with every cosine computed in this process from the exact
+ * vectors the index holds (`bank`), so no statement carries the query vector's terms (PostgreSQL
+ * planned the 512 terms of each cosine on every recall) or reads a vector: U is the lexical
+ * candidates (`lexical`, found while the query was embedded) and the best of the index's
+ * `semanticIds` by exact cosine; one statement finds W and its lexical scores, another ranks W
+ * with the cosines bound as an array. The arithmetic is the same as the single statement's, so the
+ * answer is too. Null when the bank cannot give every cosine (the caller ranks with the single statement).
+ */
+export async function recallHybridHeld(
+  em: EntityManager,
+  orgId: string,
+  p: Params,
+  lexical: LexicalFound,
+  qe: number[],
+  bank: BankVectors,
+  semanticIds: string[],
+): Promise<RecalledFact[] | null> {
+  const qNormSq = sumOfSquares(qe);
+  const sem = semanticTop(bank, semanticIds, qe, qNormSq, fusionDepth(p.limit));
+  if (sem === null) return null;
+  const inU = new Set(lexical.ids);
+  for (const id of sem) inU.add(id);
+  const window = await templateRows(
+    em,
+    raw<{ id: string; seq: string; in_u: boolean; lexical: number }>`WITH idf AS MATERIALIZED (
+        SELECT i.tq::tsquery AS tq, i.idf FROM unnest(${lexical.tqs}::text[], ${lexical.idfs}::float8[]) AS i(tq, idf)),
+      ${windowCtes(orgId, p.bankId, raw`SELECT unnest(${[...inU]}::uuid[]) AS id`)}
+      SELECT a.id, a.seq::text AS seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical
+        FROM around a JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = a.id`,
+  );
+  if (window.length === 0) return [];
+  const cosines = window.map((w) => bank.exactCosine(w.id, qe, qNormSq));
+  const rows = await templateRows(
+    em,
+    raw<Ranked>`WITH w AS MATERIALIZED (
+        SELECT x.id, x.seq, f.kind, f.status, x.in_u, x.lexical, x.cosine
+          FROM unnest(${window.map((w) => w.id)}::uuid[], ${window.map((w) => w.seq)}::bigint[], ${window.map((w) => w.in_u)}::bool[],
+                      ${window.map((w) => Number(w.lexical))}::float8[], ${cosines}::float8[]) AS x(id, seq, in_u, lexical, cosine)
+          JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+      ${fusion(p, orgId, qe)}`,
+  );
+  return rankedFacts(rows, RecallStrategy.HYBRID);
 }

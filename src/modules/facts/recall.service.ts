@@ -11,10 +11,11 @@ import { normalizeQuery } from './usefulness';
 import { CONTEXT_MATCH_SQL, cosineWith, finalScoreOf, semanticFromCosineOf, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
 import { candidateIds } from './vectors/candidates';
 import { rankCandidates } from './vectors/exact-rank';
-import type { FactIndex } from './vectors/fact-index';
+import type { FactIndex, Prepared } from './vectors/fact-index';
+import type { BankVectors } from './vectors/bank-vectors';
 import type { RecallParams as Params } from './recall-params';
 import type { Embedder } from '../embeddings';
-import { fusionDepth, recallHybrid } from './recall-hybrid';
+import { fusionDepth, lexicalCandidates, recallHybrid, recallHybridHeld } from './recall-hybrid';
 import { queryVector } from './recall-strategy';
 
 const MAX_QUERY = 2000;
@@ -145,18 +146,51 @@ export async function recall(
 ): Promise<RecalledFact[]> {
   const p = validateRecall(input);
   if (p.strategy === RecallStrategy.LEXICAL) return recallHybrid(em, orgId, p, null, null);
+  if (p.strategy === RecallStrategy.HYBRID) return hybrid(em, orgId, p, index, embedder);
   const qe = await queryVector(orgId, p, embedder);
-  if (qe === null && (p.strategy === RecallStrategy.HYBRID || (p.queryEmbedding === null && embedder?.enabled)))
-    // HYBRID without a vector, or the embedder failed: the words alone
+  if (qe === null && p.queryEmbedding === null && embedder?.enabled)
+    // the embedder failed: the words alone
     return recallHybrid(em, orgId, p, null, null);
-  if (p.strategy === RecallStrategy.SEMANTIC) {
-    const ranked = await semanticRecall(em, orgId, { ...p, queryEmbedding: qe }, index, p.queryEmbedding !== null);
-    return ranked.map((r) => ({ ...r, lexicalScore: null, relevance: r.semanticScore ?? 0, strategyUsed: RecallStrategy.SEMANTIC }));
+  const ranked = await semanticRecall(em, orgId, { ...p, queryEmbedding: qe }, index, p.queryEmbedding !== null);
+  return ranked.map((r) => ({ ...r, lexicalScore: null, relevance: r.semanticScore ?? 0, strategyUsed: RecallStrategy.SEMANTIC }));
+}
+
+/**
+ * HYBRID: the lexical candidates are found, and the vector index catches up, while the query is
+ * embedded. When the index holds the bank's exact vectors (and, for a server-made query vector,
+ * every vector of the bank is of the server's model), the cosines are computed here
+ * (`recallHybridHeld`); otherwise one statement ranks with PostgreSQL's cosines (`recallHybrid`).
+ */
+async function hybrid(
+  em: EntityManager,
+  orgId: string,
+  p: Params,
+  index: FactIndex | null,
+  embedder: Embedder | null,
+): Promise<RecalledFact[]> {
+  const fromClient = p.queryEmbedding !== null;
+  if (!fromClient && !embedder?.enabled) return recallHybrid(em, orgId, p, null, null);
+  const lexical = lexicalCandidates(em, orgId, p);
+  const prepared = index?.prepare(em, orgId, p.bankId);
+  // both are awaited below unless the query has no vector; a failure then is not left unhandled
+  lexical.catch(() => undefined);
+  prepared?.catch(() => undefined);
+  const qe = await queryVector(orgId, p, embedder);
+  if (qe === null) {
+    // the embedder failed: the words alone
+    await prepared?.catch(() => undefined);
+    return recallHybrid(em, orgId, p, null, null);
   }
-  const semantic = await semanticCandidates(em, orgId, p, qe!, index, p.queryEmbedding !== null);
+  const semantic = await semanticCandidates(em, orgId, p, qe, prepared ?? null, fromClient);
   // the server's vector is compared with its own model's vectors only; a client's with every vector, as before
-  const model = p.queryEmbedding === null ? (embedder?.modelId ?? null) : null;
-  return recallHybrid(em, orgId, p, semantic.usable ? qe : null, semantic.ids, model);
+  const model = fromClient ? null : (embedder?.modelId ?? null);
+  const { bank, ids } = semantic;
+  if (semantic.usable && bank && ids && bank.holdsExact && (model === null || bank.onlyModel(model))) {
+    const answer = await recallHybridHeld(em, orgId, p, await lexical, qe, bank, ids);
+    if (answer) return answer;
+  }
+  await lexical.catch(() => undefined);
+  return recallHybrid(em, orgId, p, semantic.usable ? qe : null, ids, model);
 }
 
 /**
@@ -169,19 +203,17 @@ async function semanticCandidates(
   orgId: string,
   p: Params,
   qe: number[],
-  index: FactIndex | null,
+  prepared: Promise<Prepared> | null,
   fromClient: boolean,
-): Promise<{ usable: boolean; ids: string[] | null }> {
-  const { dimension: dim, bank } = index
-    ? await index.prepare(em, orgId, p.bankId)
-    : { dimension: await orgDimension(em, orgId), bank: null };
+): Promise<{ usable: boolean; ids: string[] | null; bank: BankVectors | null }> {
+  const { dimension: dim, bank } = prepared ? await prepared : { dimension: await orgDimension(em, orgId), bank: null };
   if (dim !== null && dim !== qe.length) {
     if (fromClient)
       throw badInput('input.queryEmbedding', `input.queryEmbedding must have ${dim} numbers, the embedding dimension of this organization`);
-    return { usable: false, ids: null };
+    return { usable: false, ids: null, bank: null };
   }
-  if (dim === null) return { usable: false, ids: null };
-  if (!bank) return { usable: true, ids: null };
+  if (dim === null) return { usable: false, ids: null, bank: null };
+  if (!bank) return { usable: true, ids: null, bank: null };
   const ids = candidateIds(bank, {
     ...p,
     limit: fusionDepth(p.limit),
@@ -192,7 +224,7 @@ async function semanticCandidates(
     normalizedQuery: normalizeQuery(p.query),
     nowMs: Date.now(),
   });
-  return { usable: true, ids };
+  return { usable: true, ids, bank };
 }
 
 /**

@@ -10,6 +10,8 @@ export interface IndexRow {
   status: string;
   embedding: ArrayLike<number> | null;
   norm_sq: number | null;
+  /** the model that made the embedding (null for vectors written before models were recorded) */
+  model?: string | null;
   usefulness: number;
   /** last signal, epoch milliseconds */
   t: number | null;
@@ -34,12 +36,27 @@ const NONE = { u8: new Uint8Array(0), i32: new Int32Array(0), f64: new Float64Ar
 /** JavaScript memory of a bank with no fact (measured: its maps, sets, arrays and store). */
 const EMPTY_BANK_BYTES = 1536;
 
+/** Slots per block of exact vectors: the bank grows by blocks, never copying the vectors it holds. */
+const EXACT_BLOCK = 1024;
+
+/** Whether every component is a 32-bit float (a model's output stored as float8), so a Float32Array holds it exactly. */
+function float32Exact(v: ArrayLike<number>): boolean {
+  for (let j = 0; j < v.length; j++) if (Math.fround(v[j]) !== v[j]) return false;
+  return true;
+}
+
 /**
  * The facts of one bank that recall ranks by embedding (with text and an embedding of the
  * organization's dimension), in slots: 8-bit codes of the unit embedding in a `CodeStore`, and per
  * slot the quantization scale and error, kind and status codes, global usefulness and last signal,
  * the largest usefulness any of its sources can decay from, and its query contexts. Facts with
  * text but no usable embedding are ranked by PostgreSQL; only their ids are kept.
+ *
+ * While every vector of the bank is made of 32-bit floats (what an embedding model outputs, stored
+ * as float8), the bank also holds them exactly, in blocks of 32-bit floats, so recall computes exact
+ * cosines without reading vectors from PostgreSQL (`exactCosine`). The first vector that a 32-bit
+ * float cannot hold (a client's float8 numbers) drops them for good: the bank then has no exact
+ * vectors and recall reads them from PostgreSQL.
  */
 export class BankVectors {
   readonly pdim: number;
@@ -56,8 +73,13 @@ export class BankVectors {
   usefulness = NONE.f64;
   lastSignalMs = NONE.f64;
   useMax = NONE.f64;
+  /** the stored sum of squares of each vector, and its model's code */
+  normSq = NONE.f64;
+  model = NONE.i32;
   contexts: (ContextCodes[] | undefined)[] = [];
   private contextCount = 0;
+  /** the exact vectors, `EXACT_BLOCK` slots a block; null once a vector was not 32-bit floats */
+  private exact: Float32Array[] | null = [];
   /** facts with text but no usable embedding (PostgreSQL ranks them by text similarity) */
   readonly textOnly = new Set<string>();
   /** buffers of one scan, reused (a scan runs without yielding) */
@@ -65,6 +87,7 @@ export class BankVectors {
   /** kind and status dictionaries (codes are indexes) */
   readonly kinds = new Map<string | null, number>();
   readonly statuses = new Map<string, number>();
+  readonly models = new Map<string | null, number>();
 
   /** `arena`: where the codes live (the index's shared arena; a bank of its own by default). */
   constructor(
@@ -116,6 +139,8 @@ export class BankVectors {
     this.usefulness = copy(this.usefulness, (n) => new Float64Array(n));
     this.lastSignalMs = copy(this.lastSignalMs, (n) => new Float64Array(n));
     this.useMax = copy(this.useMax, (n) => new Float64Array(n));
+    this.normSq = copy(this.normSq, (n) => new Float64Array(n));
+    this.model = copy(this.model, (n) => new Int32Array(n));
   }
 
   private code<K>(dict: Map<K, number>, key: K): number {
@@ -152,6 +177,7 @@ export class BankVectors {
       this.slotOf.set(row.id, slot);
     }
     this.textOnly.delete(row.id);
+    this.keepExact(slot, row.embedding!);
     const q = quantize(row.embedding!, Number(row.norm_sq), this.store.codes, slot * this.pdim, this.pdim);
     this.flags[slot] = LIVE;
     this.scale[slot] = q.scale;
@@ -160,9 +186,51 @@ export class BankVectors {
     this.store.errs[slot] = q.err;
     this.kind[slot] = this.code(this.kinds, row.kind);
     this.status[slot] = this.code(this.statuses, row.status);
+    this.normSq[slot] = Number(row.norm_sq);
+    this.model[slot] = this.code(this.models, row.model ?? null);
     this.usefulness[slot] = Number(row.usefulness);
     this.lastSignalMs[slot] = row.t === null ? Number.NaN : Number(row.t);
     this.setContexts(slot, row.contexts ?? []);
+  }
+
+  /** Whether the bank holds every vector exactly (see the class). */
+  get holdsExact(): boolean {
+    return this.exact !== null;
+  }
+
+  private keepExact(slot: number, v: ArrayLike<number>): void {
+    if (this.exact === null) return;
+    if (!float32Exact(v)) {
+      this.exact = null;
+      return;
+    }
+    const block = Math.floor(slot / EXACT_BLOCK);
+    while (this.exact.length <= block) this.exact.push(new Float32Array(EXACT_BLOCK * this.dim));
+    this.exact[block].set(v, (slot % EXACT_BLOCK) * this.dim);
+  }
+
+  /**
+   * The cosine of a fact's exact vector with `q` (`qNormSq` its sum of squares in array order), as
+   * recall's statements compute it: the products added left to right in 64-bit floats, divided by
+   * sqrt(stored sum of squares * qNormSq), 0 when either is 0. Null when the bank does not hold the
+   * fact or holds no exact vectors.
+   */
+  exactCosine(id: string, q: readonly number[], qNormSq: number): number | null {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined || this.exact === null) return null;
+    const normSq = this.normSq[slot];
+    if (qNormSq === 0 || normSq === 0) return 0;
+    const block = this.exact[Math.floor(slot / EXACT_BLOCK)];
+    const at = (slot % EXACT_BLOCK) * this.dim;
+    let dot = 0;
+    for (let j = 0; j < q.length; j++) dot += block[at + j] * q[j];
+    return dot / Math.sqrt(normSq * qNormSq);
+  }
+
+  /** Whether every vector the bank held was made by `model` (a fact's model code is never reused). */
+  onlyModel(model: string): boolean {
+    for (const m of this.models.keys()) if (m !== model) return false;
+    return true;
   }
 
   private setContexts(slot: number, rows: NonNullable<IndexRow['contexts']>): void {
@@ -216,12 +284,17 @@ export class BankVectors {
 
   /**
    * JavaScript memory held, in bytes: about 1.5 KiB for an empty bank (its maps, sets and arrays,
-   * measured), 73 bytes of typed arrays per slot (scan buffers included), about 110 for the id
-   * string and its map entry, and per query context its codes and about 150 bytes of object.
+   * measured), 85 bytes of typed arrays per slot (scan buffers included), about 110 for the id
+   * string and its map entry, per query context its codes and about 150 bytes of object, and the
+   * blocks of exact vectors.
    */
   get heapBytes(): number {
     return (
-      EMPTY_BANK_BYTES + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.contextCount * (this.pdim + 150)
+      EMPTY_BANK_BYTES +
+      this.flags.length * 85 +
+      (this.slotOf.size + this.textOnly.size) * 110 +
+      this.contextCount * (this.pdim + 150) +
+      (this.exact?.length ?? 0) * EXACT_BLOCK * this.dim * 4
     );
   }
 

@@ -18,6 +18,7 @@ export const indexRows = (orgId: string) =>
       'f.status',
       raw<Buffer | null>`array_send(f.embedding)`.as('embedding'),
       'f.embedding_norm_sq as norm_sq',
+      'f.embedding_model as model',
       'f.usefulness',
       raw<number | null>`date_part('epoch', f.last_signal_at) * 1000`.as('t'),
       raw<{ n: string; e: string | null; q: number | null; u: number; t: number | null }[] | null>`(SELECT json_agg(json_build_object(

@@ -14,7 +14,7 @@ import { memoryEntities, memoryResolvers } from './memory';
 import { orgEntities, orgResolvers } from './orgs';
 import { usageEntities, usageResolvers } from './usage';
 import { systemResolvers } from './system';
-import { traceEntities } from './traces';
+import { traceEntities, traceResolvers } from './traces';
 
 /** Every entity the ORM knows; each module lists its own in its index.ts. */
 export const entities = [
@@ -43,4 +43,5 @@ export const resolvers: NonEmptyArray<ResolverClass> = [
   ...memoryResolvers,
   ...usageResolvers,
   ...embeddingResolvers,
+  ...traceResolvers,
 ];

@@ -45,7 +45,10 @@ export class FactSignal {
   @Field(() => ID, { nullable: true, description: 'The episode that used the fact, or was served it without using it (credit).' })
   episodeId!: string | null;
 
-  @Field(() => ID, { nullable: true, description: 'The memory trace (traced recall) that served the fact; its query is the query context (credit).' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The memory trace (traced recall) that served the fact; its query is the query context (credit).',
+  })
   traceId!: string | null;
 }
 
@@ -59,7 +62,10 @@ const signalsByFact: KeyedLoaderFactory<{ first: number }, DataLoader<string, Fa
       .select(raw<number>`row_number() OVER (PARTITION BY s.fact_id ORDER BY s.created_at DESC, s.ord DESC, s.id DESC)`.as('rn'))
       .where('s.org_id', '=', orgId)
       .where('s.fact_id', '=', raw<string>`any(${[...ids]}::uuid[])`);
-    const found = await rows(em, sql.selectFrom(ranked.as('x')).selectAll().where('x.rn', '<=', first).orderBy('x.fact_id').orderBy('x.rn'));
+    const found = await rows(
+      em,
+      sql.selectFrom(ranked.as('x')).selectAll().where('x.rn', '<=', first).orderBy('x.fact_id').orderBy('x.rn'),
+    );
     const byFact = new Map<string, FactSignal[]>(ids.map((id) => [id, []]));
     for (const r of found)
       byFact.get(r.fact_id)?.push({
@@ -81,7 +87,10 @@ const signalsByFact: KeyedLoaderFactory<{ first: number }, DataLoader<string, Fa
 /** `Fact.signals`, batched over the facts of the request. */
 @Resolver(() => Fact)
 export class FactSignalsResolver {
-  @FieldResolver(() => [FactSignal], { complexity: listCost(), description: "The fact's newest signals, newest first, each with its source." })
+  @FieldResolver(() => [FactSignal], {
+    complexity: listCost(),
+    description: "The fact's newest signals, newest first, each with its source.",
+  })
   signals(
     @Root() fact: Fact,
     @Ctx() ctx: Context,

@@ -53,11 +53,7 @@ export async function removeCredit(
   if ((await rows(tx, lock)).length === 0) return 0;
   const removed = await rows(
     tx,
-    sql
-      .deleteFrom('fact_signals as s')
-      .where('s.org_id', '=', orgId)
-      .where(earned)
-      .returning(['s.fact_id', 's.context_id']),
+    sql.deleteFrom('fact_signals as s').where('s.org_id', '=', orgId).where(earned).returning(['s.fact_id', 's.context_id']),
   );
   if (removed.length === 0) return 0;
   await templateRows(tx, recompute('facts', orgId, [...new Set(removed.map((r) => r.fact_id))]));

@@ -71,7 +71,13 @@ export async function submitFeedback(
     em,
     // with an episode id and no score the write is one statement: no explicit transaction around it;
     // a scored one credits the facts its episode used in the same transaction
-    { orgId: actor.orgId, key: idempotencyKey, operation: 'submitFeedback', input: rest, singleStatement: episodeId !== null && score === null },
+    {
+      orgId: actor.orgId,
+      key: idempotencyKey,
+      operation: 'submitFeedback',
+      input: rest,
+      singleStatement: episodeId !== null && score === null,
+    },
     async (tx) => {
       const w = await writeFeedbackRows(tx, actor.orgId, {
         ...origin(actor, input, episodeId),

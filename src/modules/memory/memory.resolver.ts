@@ -42,7 +42,14 @@ export class MemoryResolver {
         ctx.orgId,
         'trace',
         traced,
-        { operation: 'MEMORY_CONTEXT', query: input.query ?? null, queryEmbedding: null, strategy: null, mode: context.policy, budget: input.tokenBudget },
+        {
+          operation: 'MEMORY_CONTEXT',
+          query: input.query ?? null,
+          queryEmbedding: null,
+          strategy: null,
+          mode: context.policy,
+          budget: input.tokenBudget,
+        },
         context.entries.map((e, i) => ({ segmentId: e.id, episodeId: e.episodeId, zone: context.zones?.[i] ?? null })),
       );
     return context;

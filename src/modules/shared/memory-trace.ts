@@ -11,7 +11,9 @@ import { firstRow, sql } from '../../db/typed-sql';
 
 @InputType({ description: 'Records what a read served to an episode (see `Episode.memoryTrace`).' })
 export class MemoryTraceInput {
-  @Field(() => ID, { description: "The episode the memory is for; another organization's or an unknown one is NOT_FOUND and nothing is served." })
+  @Field(() => ID, {
+    description: "The episode the memory is for; another organization's or an unknown one is NOT_FOUND and nothing is served.",
+  })
   episodeId!: string;
 
   @Field(() => Int, { nullable: true, description: 'The turn the memory is for (>= 0), as the caller numbers its turns.' })
@@ -83,7 +85,20 @@ export async function recordTrace(
   }));
   const write = sql
     .insertInto('memory_traces')
-    .columns(['id', 'org_id', 'episode_id', 'created_at', 'operation', 'seq', 'query', 'query_embedding', 'strategy', 'mode', 'budget', 'items'])
+    .columns([
+      'id',
+      'org_id',
+      'episode_id',
+      'created_at',
+      'operation',
+      'seq',
+      'query',
+      'query_embedding',
+      'strategy',
+      'mode',
+      'budget',
+      'items',
+    ])
     .expression(
       sql
         .selectFrom('episodes as e')

@@ -6,4 +6,11 @@ export const traceEntities = [MemoryTraceEntity, OrgCreditSettingsEntity];
 export const traceResolvers = [TraceEpisodeResolver, CreditResolver];
 
 export { creditEpisode, type CreditEvent } from './credit.service';
-export { CREDIT_DEFAULTS, creditingCost, type CreditSettings, type CreditSettingsChange, creditSettingsProblem, setCreditSettings } from './credit-settings';
+export {
+  CREDIT_DEFAULTS,
+  creditingCost,
+  type CreditSettings,
+  type CreditSettingsChange,
+  creditSettingsProblem,
+  setCreditSettings,
+} from './credit-settings';

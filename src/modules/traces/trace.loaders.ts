@@ -19,9 +19,9 @@ export const tracesByEpisode: KeyedLoaderFactory<{ limit: number }, DataLoader<s
       .select(['t.id', 't.episode_id', 't.operation', 't.seq', 't.query', 't.strategy', 't.mode', 't.budget', 't.created_at', 't.items'])
       .select(rankInEpisode('t.created_at DESC, t.id DESC').as('rn'))
       .select(
-        raw<string[] | null>`(SELECT array_agg(ef.fact_id) FROM episode_facts ef WHERE ef.org_id = t.org_id AND ef.episode_id = t.episode_id)`.as(
-          'used',
-        ),
+        raw<
+          string[] | null
+        >`(SELECT array_agg(ef.fact_id) FROM episode_facts ef WHERE ef.org_id = t.org_id AND ef.episode_id = t.episode_id)`.as('used'),
       )
       .where('t.org_id', '=', orgId)
       .where('t.episode_id', '=', ofEpisodes(episodes, one));

@@ -110,4 +110,19 @@ describe('the CLI', () => {
     const unknown = await runCli(['create-key', '--org', 'Nobody', '--role', 'ADMIN', '--name', 'x'], env);
     expect([unknown.code, unknown.stderr.trim()]).toEqual([2, 'memory-loop: organization "Nobody" not found']);
   });
+
+  it('sets credit settings of an organization, refusing bad values with exit code 2', async () => {
+    const orm = await initOrm({ clientUrl: env.DATABASE_URL, entities });
+    const org = { orgId: (await createOrganization(orm.em.fork(), 'Credited')).org.id };
+    await orm.close(true);
+    const set = await runCli(['set-credit', '--org', 'Credited', '--enabled', 'false', '--max-facts', '7'], env);
+    expect(set.code).toBe(0);
+    expect(JSON.parse(set.stdout)).toEqual({
+      orgId: org.orgId,
+      credit: { enabled: false, usedConfidence: 0.3, ignoredConfidence: 0.2, feedbackConfidence: 1, maxFactsPerEvent: 7 },
+    });
+    const bad = await runCli(['set-credit', '--org', org.orgId, '--used', '2'], env);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/usedConfidence must be 0..1/);
+  });
 });

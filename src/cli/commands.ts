@@ -5,6 +5,7 @@ import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
 import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory';
 import type { Logger } from '../core/logger';
 import { createApiKey, createOrganization, findOrganization, listOrganizations, ROLES, type Role } from '../modules/orgs';
+import { setCreditSettings, type CreditSettingsChange, creditSettingsProblem } from '../modules/traces';
 import { setOrgQuota, storageUsage } from '../modules/usage';
 
 class UsageError extends Error {
@@ -51,6 +52,40 @@ export const commands: Record<string, Command> = {
     await setOrgQuota(em, orgId, quota);
     const { quotaRows, quotaBytes, total } = await storageUsage(em, orgId);
     return { orgId, quotaRows, quotaBytes, usage: total };
+  },
+
+  // an organization's credit settings (see docs/algorithms.md, "Credit"); "default" goes back to the default
+  'set-credit': async (em, { flags }) => {
+    const names = {
+      enabled: 'enabled',
+      used: 'usedConfidence',
+      ignored: 'ignoredConfidence',
+      feedback: 'feedbackConfidence',
+      'max-facts': 'maxFactsPerEvent',
+    } as const;
+    if (!flags.org || !Object.keys(names).some((k) => flags[k] !== undefined)) {
+      throw new UsageError(
+        'set-credit needs --org <name or id> and one or more of --enabled <true|false|default> --used <0..1|default> --ignored <0..1|default> --feedback <0..1|default> --max-facts <1..500|default>',
+      );
+    }
+    const change: CreditSettingsChange = {};
+    for (const [flag, key] of Object.entries(names)) {
+      const v = flags[flag];
+      if (v === undefined) continue;
+      if (v === 'default') change[key] = null;
+      else if (key === 'enabled') {
+        if (v !== 'true' && v !== 'false') throw new UsageError('--enabled must be true, false or "default"');
+        change.enabled = v === 'true';
+      } else {
+        const x = Number(v);
+        if (v.trim() === '' || !Number.isFinite(x)) throw new UsageError(`--${flag} must be a number or "default"`);
+        change[key] = x;
+      }
+    }
+    const problem = creditSettingsProblem(change);
+    if (problem) throw new UsageError(problem);
+    const orgId = (await findOrganization(em, flags.org)).id;
+    return { orgId, credit: await setCreditSettings(em, orgId, change) };
   },
 
   usage: async (em, { flags }) => {

@@ -13,6 +13,8 @@ const USAGE = `usage: npm run -s cli -- <command>   (-s keeps npm's own lines of
   usage --org <name or id>                                   stored rows and bytes and the storage quotas of an organization
   set-quota --org <name or id> [--rows <n|default>] [--bytes <n|default>]
                                                              the organization's own storage quotas ("default": QUOTA_ROWS / QUOTA_BYTES)
+  set-credit --org <name or id> [--enabled <true|false>] [--used <c>] [--ignored <c>] [--feedback <c>] [--max-facts <n>]
+                                                             the organization's credit settings (each also "default")
   maintain                                                   run the retention and clean-up jobs once
   help                                                       this text`;
 

@@ -153,6 +153,12 @@ export interface FactSignalsTable {
   query: string;
   context: string | null;
   actor_id: string | null;
+  ord: Generated<number>;
+  source: string | null;
+  feedback_id: string | null;
+  episode_id: string | null;
+  trace_id: string | null;
+  credit_key: string | null;
 }
 
 export interface FactsTable {
@@ -239,6 +245,30 @@ export interface LearningEventCountsTable {
   count: number;
 }
 
+export interface MemoryTracesTable {
+  id: string;
+  org_id: string;
+  episode_id: string;
+  created_at: Generated<Timestamp>;
+  operation: string;
+  seq: number | null;
+  query: string | null;
+  query_embedding: number[] | null;
+  strategy: string | null;
+  mode: string | null;
+  budget: number | null;
+  items: Json;
+}
+
+export interface OrgCreditSettingsTable {
+  org_id: string;
+  enabled: boolean | null;
+  used_confidence: number | null;
+  ignored_confidence: number | null;
+  feedback_confidence: number | null;
+  max_facts_per_event: number | null;
+}
+
 export interface OrgQuotasTable {
   org_id: string;
   max_rows: BigNumber | null;
@@ -281,6 +311,8 @@ export interface Tables {
   idempotency_keys: IdempotencyKeysTable;
   layout_profiles: LayoutProfilesTable;
   learning_event_counts: LearningEventCountsTable;
+  memory_traces: MemoryTracesTable;
+  org_credit_settings: OrgCreditSettingsTable;
   org_quotas: OrgQuotasTable;
   org_usage: OrgUsageTable;
   organizations: OrganizationsTable;

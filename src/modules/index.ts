@@ -14,6 +14,7 @@ import { memoryEntities, memoryResolvers } from './memory';
 import { orgEntities, orgResolvers } from './orgs';
 import { usageEntities, usageResolvers } from './usage';
 import { systemResolvers } from './system';
+import { traceEntities, traceResolvers } from './traces';
 
 /** Every entity the ORM knows; each module lists its own in its index.ts. */
 export const entities = [
@@ -27,6 +28,7 @@ export const entities = [
   ...learningEntities,
   ...memoryEntities,
   ...usageEntities,
+  ...traceEntities,
 ];
 
 /** Every resolver of the schema; each module lists its own in its index.ts. */
@@ -41,4 +43,5 @@ export const resolvers: NonEmptyArray<ResolverClass> = [
   ...memoryResolvers,
   ...usageResolvers,
   ...embeddingResolvers,
+  ...traceResolvers,
 ];

@@ -1,4 +1,5 @@
 import { Fact as FactEntity } from './fact.entity';
+import { FactSignalsResolver } from './fact-signals';
 import { FactsResolver } from './facts.resolver';
 import { RecallResolver } from './recall.resolver';
 import {
@@ -9,7 +10,7 @@ import {
 import { SignalsResolver } from './signals.resolver';
 
 export const factEntities = [FactEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
-export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver];
+export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver, FactSignalsResolver];
 
 export { FactIndex } from './vectors/fact-index';
 
@@ -18,3 +19,7 @@ export { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 export { Fact } from './fact.type';
 export { rankingQuery, validateRecall } from './recall.service';
 export { INLINE_DIMENSIONS, sumOfSquares } from './usefulness.sql';
+export { applySignals, type CreditSource, type Signal } from './signals.service';
+export { removeCredit } from './signals.remove';
+export { SignalType } from './facts.inputs';
+export { normalizeQuery } from './usefulness';

@@ -1,4 +1,4 @@
-import { Entity, Index, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Index, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 import { FloatArrayType } from '../../db/float-array.type';
 
@@ -51,6 +51,9 @@ export class FactQueryContext extends OrgOwned {
 @Entity({ tableName: 'fact_signals' })
 @Index({ properties: ['orgId', 'factId', 'createdAt'] })
 @Index({ properties: ['orgId', 'createdAt'] })
+@Index({ properties: ['orgId', 'feedbackId'] })
+@Index({ properties: ['orgId', 'episodeId'] })
+@Unique({ properties: ['orgId', 'creditKey'] })
 export class FactSignal extends OrgOwned {
   @Property({ type: 'uuid' })
   factId!: string;
@@ -77,9 +80,33 @@ export class FactSignal extends OrgOwned {
   @Property({ type: 'text', nullable: true })
   context: string | null = null;
 
-  /** the API key that sent it */
+  /** the API key that sent it (for credit: the caller whose event earned it) */
   @Property({ type: 'uuid', nullable: true })
   actorId: string | null = null;
+
+  /** its place in the batch that wrote it: signals of one batch replay in this order */
+  @Property({ type: 'integer', default: 0 })
+  ord: Opt<number> = 0;
+
+  /** null when a caller sent it; USAGE, FEEDBACK or VERDICT when the server credited it (see src/modules/traces) */
+  @Property({ type: 'text', nullable: true })
+  source: string | null = null;
+
+  /** the feedback or verdict that earned it */
+  @Property({ type: 'uuid', nullable: true })
+  feedbackId: string | null = null;
+
+  /** the episode that used (or was served and ignored) the fact */
+  @Property({ type: 'uuid', nullable: true })
+  episodeId: string | null = null;
+
+  /** the traced retrieval that served the fact (its query is the signal's query context) */
+  @Property({ type: 'uuid', nullable: true })
+  traceId: string | null = null;
+
+  /** what makes a credit happen once: the same event never writes two signals with one key */
+  @Property({ type: 'text', nullable: true })
+  creditKey: string | null = null;
 }
 
 /** The embedding dimension of an organization's facts and queries, fixed by the first embedding. */

@@ -18,7 +18,7 @@ import { sqlSignalDelta } from './usefulness.sql';
 const MAX_SIGNALS = 500;
 const MAX_TEXT = 2000;
 
-interface Signal {
+export interface Signal {
   factId: string;
   signalType: string;
   confidence: number;
@@ -28,6 +28,17 @@ interface Signal {
   /** the model of queryEmbedding ('client' when the caller sent it) */
   embeddingModel: string | null;
   context: string | null;
+  /** set when the server credited the signal (see src/modules/traces) */
+  credit?: CreditSource;
+}
+
+/** Where a credited signal came from: what it records, and the key that makes it happen once. */
+export interface CreditSource {
+  source: 'USAGE' | 'FEEDBACK' | 'VERDICT';
+  feedbackId: string | null;
+  episodeId: string;
+  traceId: string | null;
+  creditKey: string;
 }
 
 /** Checks the whole batch before anything is written: one bad signal refuses all of them. */
@@ -66,7 +77,22 @@ type NewContext = Pick<
   Selectable<FactQueryContextsTable>,
   'id' | 'fact_id' | 'query' | 'normalized_query' | 'query_embedding' | 'embedding_model'
 >;
-type NewSignal = Pick<Selectable<FactSignalsTable>, 'id' | 'fact_id' | 'context_id' | 'signal_type' | 'confidence' | 'query' | 'context'>;
+type NewSignal = Pick<
+  Selectable<FactSignalsTable>,
+  | 'id'
+  | 'fact_id'
+  | 'context_id'
+  | 'signal_type'
+  | 'confidence'
+  | 'query'
+  | 'context'
+  | 'ord'
+  | 'source'
+  | 'feedback_id'
+  | 'episode_id'
+  | 'trace_id'
+  | 'credit_key'
+>;
 
 /** Creates the new query contexts at the neutral score, without signals yet. */
 function insertContexts(orgId: string, created: NewContext[]) {
@@ -109,11 +135,30 @@ function insertContexts(orgId: string, created: NewContext[]) {
 
 /** Records the signals, each with the delta its type and confidence make. */
 function insertSignals(orgId: string, actorId: string | null, signals: NewSignal[]) {
-  const columns = 'id uuid, fact_id uuid, context_id uuid, signal_type text, confidence float8, query text, context text';
+  const columns =
+    'id uuid, fact_id uuid, context_id uuid, signal_type text, confidence float8, query text, context text, ord int, source text, feedback_id uuid, episode_id uuid, trace_id uuid, credit_key text';
   const x = jsonRecords<NewSignal, 'x'>(signals, 'x', columns);
   return sql
     .insertInto('fact_signals')
-    .columns(['id', 'org_id', 'created_at', 'fact_id', 'context_id', 'signal_type', 'confidence', 'delta', 'query', 'context', 'actor_id'])
+    .columns([
+      'id',
+      'org_id',
+      'created_at',
+      'fact_id',
+      'context_id',
+      'signal_type',
+      'confidence',
+      'delta',
+      'query',
+      'context',
+      'actor_id',
+      'ord',
+      'source',
+      'feedback_id',
+      'episode_id',
+      'trace_id',
+      'credit_key',
+    ])
     .expression(
       sql
         .selectFrom(x)
@@ -129,6 +174,12 @@ function insertSignals(orgId: string, actorId: string | null, signals: NewSignal
           'x.query',
           'x.context',
           raw<string | null>`${actorId}::uuid`.as('actor_id'),
+          'x.ord',
+          'x.source',
+          'x.feedback_id',
+          'x.episode_id',
+          'x.trace_id',
+          'x.credit_key',
         ]),
     );
 }
@@ -203,51 +254,95 @@ export async function submitSignals(
     );
     // a server vector that does not fit the organization's space is left out: the query matches by its text
     for (const k of misfits) Object.assign(signals[embedded[k]], { queryEmbedding: null, embeddingModel: null });
-    const locked = await runRows(
-      tx,
-      sql
-        .selectFrom('facts as f')
-        .select('f.id')
-        .where('f.org_id', '=', orgId)
-        .where('f.id', '=', raw<string>`any(${factIds}::uuid[])`)
-        .orderBy('f.id')
-        .forUpdate(),
-    );
-    const found = new Set(locked.map((r) => r.id));
-    const missing = signals.findIndex((s) => !found.has(s.factId));
-    if (missing >= 0) throw notFound('fact', `signals.${missing}.factId`);
-
-    const stored = await runRows(tx, storedContexts(orgId, factIds));
-    const { contextIds, created } = assignContexts(signals, stored);
-    if (created.length) await runRows(tx, insertContexts(orgId, created));
-    const steps = (target: (s: Signal, i: number) => string): SignalStep[] =>
-      signals.map((s, i) => ({ target: target(s, i), ord: i, signal_type: s.signalType, confidence: s.confidence }));
-    await templateRows(
-      tx,
-      applyInOrder(
-        'facts',
-        orgId,
-        steps((s) => s.factId),
-      ),
-    );
-    await templateRows(
-      tx,
-      applyInOrder(
-        'fact_query_contexts',
-        orgId,
-        steps((_s, i) => contextIds[i]),
-      ),
-    );
-    const records = signals.map((s, i) => ({
-      id: randomUUID(),
-      fact_id: s.factId,
-      context_id: contextIds[i],
-      signal_type: s.signalType,
-      confidence: s.confidence,
-      query: s.query,
-      context: s.context,
-    }));
-    await runRows(tx, insertSignals(orgId, actorId, records));
+    await applySignals(tx, orgId, actorId, signals, 'refuse');
     return factIds;
   });
+}
+
+/**
+ * Writes a batch of signals while their facts are locked (in id order, so concurrent batches cannot
+ * deadlock): query contexts matched or created, the signals recorded, every score change computed by
+ * PostgreSQL from the locked rows, signal after signal in batch order. A fact that is not the
+ * organization's refuses the batch (`refuse`) or drops its signals (`skip`, for credit). A credited
+ * signal whose key is already recorded is dropped: credit for the same event happens once (a repeat
+ * waits for the fact lock, then sees the first one's signals). Returns the signals written.
+ */
+export async function applySignals(
+  tx: EntityManager,
+  orgId: string,
+  actorId: string | null,
+  batch: Signal[],
+  unknownFacts: 'refuse' | 'skip',
+): Promise<Signal[]> {
+  const factIds = [...new Set(batch.map((s) => s.factId))];
+  const locked = await runRows(
+    tx,
+    sql
+      .selectFrom('facts as f')
+      .select('f.id')
+      .where('f.org_id', '=', orgId)
+      .where('f.id', '=', raw<string>`any(${factIds}::uuid[])`)
+      .orderBy('f.id')
+      .forUpdate(),
+  );
+  const found = new Set(locked.map((r) => r.id));
+  const missing = batch.findIndex((s) => !found.has(s.factId));
+  if (missing >= 0 && unknownFacts === 'refuse') throw notFound('fact', `signals.${missing}.factId`);
+  let signals = batch.filter((s) => found.has(s.factId));
+  const keys = signals.flatMap((s) => (s.credit ? [s.credit.creditKey] : []));
+  if (keys.length > 0) {
+    const done = sql
+      .selectFrom('fact_signals')
+      .select('credit_key')
+      .where('org_id', '=', orgId)
+      .where('credit_key', '=', raw<string>`any(${keys}::text[])`);
+    const seen = new Set((await runRows(tx, done)).map((r) => r.credit_key));
+    signals = signals.filter((s) => !s.credit || !seen.has(s.credit.creditKey));
+  }
+  if (signals.length === 0) return [];
+
+  const stored = await runRows(
+    tx,
+    storedContexts(
+      orgId,
+      factIds.filter((id) => found.has(id)),
+    ),
+  );
+  const { contextIds, created } = assignContexts(signals, stored);
+  if (created.length) await runRows(tx, insertContexts(orgId, created));
+  const records = signals.map((s, i) => ({
+    id: randomUUID(),
+    fact_id: s.factId,
+    context_id: contextIds[i],
+    signal_type: s.signalType,
+    confidence: s.confidence,
+    query: s.query,
+    context: s.context,
+    ord: i,
+    source: s.credit?.source ?? null,
+    feedback_id: s.credit?.feedbackId ?? null,
+    episode_id: s.credit?.episodeId ?? null,
+    trace_id: s.credit?.traceId ?? null,
+    credit_key: s.credit?.creditKey ?? null,
+  }));
+  await runRows(tx, insertSignals(orgId, actorId, records));
+  const steps = (target: (s: Signal, i: number) => string): SignalStep[] =>
+    signals.map((s, i) => ({ target: target(s, i), ord: i, signal_type: s.signalType, confidence: s.confidence }));
+  await templateRows(
+    tx,
+    applyInOrder(
+      'facts',
+      orgId,
+      steps((s) => s.factId),
+    ),
+  );
+  await templateRows(
+    tx,
+    applyInOrder(
+      'fact_query_contexts',
+      orgId,
+      steps((_s, i) => contextIds[i]),
+    ),
+  );
+  return signals;
 }

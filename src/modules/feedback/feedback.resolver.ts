@@ -6,6 +6,7 @@ import { getEpisode } from '../episodes';
 import { episodeFromRow } from '../episodes';
 import { Episode } from '../episodes';
 import { CAN } from '../orgs';
+import { creditingCost } from '../traces';
 import { CorrectionInput, FeedbackFilter, JudgeEpisodeInput, SubmitFeedbackInput } from './feedback.inputs';
 import { feedbackEpisodes, getFeedback, listFeedback } from './feedback.query';
 import { feedbackFromRow } from './feedback.rows';
@@ -24,7 +25,9 @@ async function mustFeedback(ctx: Context, id: string): Promise<Feedback> {
 @Resolver()
 export class FeedbackResolver {
   @Mutation(() => FeedbackResult, {
-    description: "Records a thumb, a rating or free-text corrections; returns it with the episode's updated aggregate.",
+    complexity: creditingCost,
+    description:
+      "Records a thumb, a rating or free-text corrections; returns it with the episode's updated aggregate. A scored one on an episode credits the facts the episode used (and was served without using): see `Fact.signals`.",
   })
   @Authorized(CAN.feedbackWrite)
   async submitFeedback(
@@ -55,7 +58,11 @@ export class FeedbackResolver {
     return mustFeedback(ctx, (await recordCorrection(ctx.em, ctx.services.bus, actor(ctx), input)).feedbackId);
   }
 
-  @Mutation(() => Episode, { description: "Records a judge's verdict: accepted, overall score, output updates, and a JUDGEMENT feedback." })
+  @Mutation(() => Episode, {
+    complexity: creditingCost,
+    description:
+      "Records a judge's verdict: accepted, overall score, output updates, and a JUDGEMENT feedback; credits the facts the episode used like a feedback of +1 (accepted) or -1.",
+  })
   @Authorized(CAN.feedbackWrite)
   async judgeEpisode(
     @Arg('input', () => JudgeEpisodeInput, { description: 'The verdict.' }) input: JudgeEpisodeInput,

@@ -7,6 +7,7 @@ import { occurredAt } from '../../core/time-range';
 import { jsonObject, text } from '../../core/validate';
 import { firstRow, sql } from '../../db/typed-sql';
 import { checkFingerprint } from '../shared';
+import { creditEpisode } from '../traces';
 import { reduceCorrection } from './correction-reduce';
 import { FEEDBACK_TYPES, feedbackScore } from './feedback-score';
 import type { CorrectionInput, SubmitFeedbackInput } from './feedback.inputs';
@@ -64,21 +65,36 @@ export async function submitFeedback(
     throw badInput('input.episodeId', 'feedback must say what it is about: give episodeId, or agentId and sessionId');
   }
   const { idempotencyKey, ...rest } = input;
+  const score = feedbackScore(input.feedbackType, input.rating);
   let rows: FeedbackRows | null = null;
   const written = await idempotent(
     em,
-    // with an episode id the write is one statement: no explicit transaction around it
-    { orgId: actor.orgId, key: idempotencyKey, operation: 'submitFeedback', input: rest, singleStatement: episodeId !== null },
+    // with an episode id and no score the write is one statement: no explicit transaction around it;
+    // a scored one credits the facts its episode used in the same transaction
+    {
+      orgId: actor.orgId,
+      key: idempotencyKey,
+      operation: 'submitFeedback',
+      input: rest,
+      singleStatement: episodeId !== null && score === null,
+    },
     async (tx) => {
       const w = await writeFeedbackRows(tx, actor.orgId, {
         ...origin(actor, input, episodeId),
         feedbackType: input.feedbackType,
         rating: input.rating ?? null,
-        score: feedbackScore(input.feedbackType, input.rating),
+        score,
         corrections: input.corrections ?? null,
         createdAt,
       });
       rows = w.rows;
+      if (score !== null && w.written.episodeId)
+        await creditEpisode(tx, actor.orgId, actor.apiKeyId, {
+          kind: 'FEEDBACK',
+          episodeId: w.written.episodeId,
+          feedbackId: w.written.feedbackId,
+          score,
+        });
       return w.written;
     },
     (w) => publishFeedback(bus, actor.orgId, w),

@@ -7,6 +7,7 @@ import { numberIn, text } from '../../core/validate';
 import type { EpisodeOutputsTable } from '../../db/tables';
 import { rows, sql } from '../../db/typed-sql';
 import { lockEpisode } from '../episodes';
+import { creditEpisode } from '../traces';
 import type { Actor } from './feedback.service';
 import type { JudgeEpisodeInput } from './feedback.inputs';
 import { publishFeedback, writeFeedback } from './feedback.write';
@@ -83,7 +84,7 @@ export async function judgeEpisode(em: EntityManager, bus: EventBus, actor: Acto
       .where('org_id', '=', actor.orgId)
       .where('id', '=', ep.id);
     await rows(tx, judged);
-    return writeFeedback(tx, actor.orgId, {
+    const verdict = await writeFeedback(tx, actor.orgId, {
       episodeId: ep.id,
       episodeField: 'input.episodeId',
       agentId: ep.agent_id,
@@ -99,6 +100,14 @@ export async function judgeEpisode(em: EntityManager, bus: EventBus, actor: Acto
       reason: input.reason ?? null,
       createdAt: new Date(),
     });
+    // a verdict credits like a feedback of score +1 (accepted) or -1 (rejected)
+    await creditEpisode(tx, actor.orgId, actor.apiKeyId, {
+      kind: 'VERDICT',
+      episodeId: ep.id,
+      feedbackId: verdict.feedbackId,
+      score: input.accepted ? 1 : -1,
+    });
+    return verdict;
   });
   publishFeedback(bus, actor.orgId, written);
   return episodeId;

@@ -1,6 +1,7 @@
 import { Arg, Ctx, Float, Int, Query, Resolver } from 'type-graphql';
 import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
+import { checkTrace, MemoryTraceInput, recordTrace } from '../shared';
 import { recallEpisodes } from './recall-episodes.service';
 import { RecalledEpisode } from './recall-episodes.type';
 
@@ -10,7 +11,7 @@ export class RecallEpisodesResolver {
     complexity: listCost(10),
     description: "Ranks an agent's episodes for a query by relevance, recency, canvas use and feedback.",
   })
-  recallEpisodes(
+  async recallEpisodes(
     @Arg('agentId', { description: 'The agent.' }) agentId: string,
     @Arg('query', { description: 'What to recall (1..2,000 characters).' }) query: string,
     @Ctx() ctx: Context,
@@ -22,8 +23,14 @@ export class RecallEpisodesResolver {
     queryEmbedding?: number[],
     @Arg('limit', () => Int, { defaultValue: 10, description: 'At most this many (1..100).' }) limit?: number,
     @Arg('timeRange', () => String, { nullable: true, description: 'Only episodes within this range back from now.' }) timeRange?: string,
+    @Arg('trace', () => MemoryTraceInput, {
+      nullable: true,
+      description: 'Records the ranked episodes, in order and with their scores, as a memory trace of this episode (one more statement).',
+    })
+    trace?: MemoryTraceInput | null,
   ): Promise<RecalledEpisode[]> {
-    return recallEpisodes(
+    const traced = checkTrace('trace', trace);
+    const served = await recallEpisodes(
       ctx.em,
       ctx.orgId,
       ctx.services.config.decayLambda,
@@ -36,5 +43,15 @@ export class RecallEpisodesResolver {
       },
       ctx.services.embedder,
     );
+    if (traced)
+      await recordTrace(
+        ctx.em,
+        ctx.orgId,
+        'trace',
+        traced,
+        { operation: 'RECALL_EPISODES', query, queryEmbedding: null, strategy: null, mode: null, budget: limit ?? 10 },
+        served.map((r) => ({ episodeId: r.episode.id, relevance: r.relevance, finalScore: r.finalScore })),
+      );
+    return served;
   }
 }

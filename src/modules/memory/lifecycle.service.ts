@@ -3,6 +3,7 @@ import { badInput } from '../../core/errors';
 import { sql as raw } from 'kysely';
 import { boundText } from '../../core/sql';
 import { firstRow, rows as runRows, sql } from '../../db/typed-sql';
+import { removeCredit } from '../facts';
 import { BATCH, forgetBatch, PROTECTED, purgeBatch } from './lifecycle.sql';
 
 export interface ForgetOptions {
@@ -71,7 +72,12 @@ export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: n
   // walk the episodes once in (created_at, id) order, so kept episodes are not re-read by every batch
   let after: { at: string; id: string } = { at: '-infinity', id: '00000000-0000-0000-0000-000000000000' };
   for (;;) {
-    const r = (await firstRow(em, forgetBatch(orgId, due, after)))!;
+    // the credit of the deleted verdicts goes with them; the credit of other feedback (kept, unlinked) and of usage stays
+    const r = await em.transactional(async (tx) => {
+      const b = (await firstRow(tx, forgetBatch(orgId, due, after)))!;
+      await removeCredit(tx, orgId, { feedbackIds: b.verdicts ?? [] });
+      return b;
+    });
     deleted += r.n;
     if (r.seen < BATCH * 10 || !r.last_at || !r.last_id) break;
     after = { at: r.last_at, id: r.last_id };
@@ -82,13 +88,19 @@ export async function forgetEpisodes(em: EntityManager, orgId: string, lambda: n
 /**
  * Deletes feedback older than the retention (365 days unless told otherwise) in batches, taking
  * each batch out of its episodes' counters and score sums and out of the daily learning event
- * counts in the same statement, so aggregates stay exact.
+ * counts in the same statement, so aggregates stay exact, and removing the credit it gave to facts
+ * (their usefulness computed again from the remaining signals) in the same transaction.
  */
 export async function purgeExpiredFeedback(em: EntityManager, orgId: string, retentionDays = 365, batch = 5000): Promise<number> {
   if (!Number.isInteger(retentionDays) || retentionDays < 1) throw badInput('retentionDays', 'retentionDays must be an integer >= 1');
   let total = 0;
   for (;;) {
-    const { n } = (await firstRow(em, purgeBatch(orgId, retentionDays, batch)))!;
+    // the credit the batch's feedback earned goes with it, in the same transaction
+    const n = await em.transactional(async (tx) => {
+      const r = (await firstRow(tx, purgeBatch(orgId, retentionDays, batch)))!;
+      await removeCredit(tx, orgId, { feedbackIds: r.ids ?? [] });
+      return r.n;
+    });
     total += n;
     if (n < batch) break;
   }

@@ -14,7 +14,8 @@ export const PROTECTED = raw<boolean>`(e.accepted IS TRUE AND e.overall_score > 
  * One batch of forgetting as one statement: the next `BATCH * 10` episodes after `after` in
  * (created_at, id) order, of which the due ones not locked by others are deleted with their
  * segments, outputs, fact links and judgements; other feedback and canvas audits stay, unlinked.
- * Returns how many were deleted, how many were looked at, and where the walk continues.
+ * Returns how many were deleted, how many were looked at, where the walk continues, and the ids of
+ * the judgements deleted.
  */
 export function forgetBatch(orgId: string, due: RawBuilder<boolean>, after: { at: string; id: string }) {
   return (
@@ -60,7 +61,8 @@ export function forgetBatch(orgId: string, due: RawBuilder<boolean>, after: { at
           .deleteFrom('feedback')
           .where('org_id', '=', orgId)
           .where('episode_id', 'in', db.selectFrom('b').select('b.id'))
-          .where('feedback_type', '=', 'JUDGEMENT'),
+          .where('feedback_type', '=', 'JUDGEMENT')
+          .returning('id'),
       )
       .with('u', (db) =>
         db
@@ -97,6 +99,7 @@ export function forgetBatch(orgId: string, due: RawBuilder<boolean>, after: { at
         raw<number>`(SELECT count(*) FROM w)::int`.as('seen'),
         raw<string | null>`(SELECT at FROM last)`.as('last_at'),
         raw<string | null>`(SELECT id FROM last)`.as('last_id'),
+        raw<string[] | null>`(SELECT array_agg(id) FROM j)`.as('verdicts'),
       ])
   );
 }
@@ -104,7 +107,7 @@ export function forgetBatch(orgId: string, due: RawBuilder<boolean>, after: { at
 /**
  * One batch of the feedback purge as one statement: up to `batch` feedback older than the retention
  * (not locked by others) are deleted, taken out of the daily learning event counts and out of their
- * episodes' counters and score sums. Returns how many were deleted.
+ * episodes' counters and score sums. Returns how many were deleted, and their ids.
  */
 export function purgeBatch(orgId: string, retentionDays: number, batch: number) {
   return sql
@@ -123,7 +126,7 @@ export function purgeBatch(orgId: string, retentionDays: number, batch: number) 
         .deleteFrom('feedback')
         .where('org_id', '=', orgId)
         .where('id', 'in', db.selectFrom('b').select('b.id'))
-        .returning(['episode_id', 'score', 'org_id', 'created_at', 'feedback_type', 'event_type', 'changed_fields']),
+        .returning(['id', 'episode_id', 'score', 'org_id', 'created_at', 'feedback_type', 'event_type', 'changed_fields']),
     )
     .with('lc', () => raw`(${raw.raw(addEventCounts('d', -1))})`)
     .with('agg', (db) =>
@@ -143,5 +146,5 @@ export function purgeBatch(orgId: string, retentionDays: number, batch: number) 
         .whereRef('e.id', '=', 'agg.episode_id'),
     )
     .selectFrom('d')
-    .select(raw<number>`count(*)::int`.as('n'));
+    .select([raw<number>`count(*)::int`.as('n'), raw<string[] | null>`array_agg(d.id)`.as('ids')]);
 }

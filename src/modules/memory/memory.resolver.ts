@@ -1,6 +1,7 @@
 import type { ComplexityEstimator } from 'graphql-query-complexity';
 import { Arg, Ctx, Query, Resolver } from 'type-graphql';
 import type { Context } from '../../graphql/context.type';
+import { checkTrace, MemoryTraceInput, recordTrace } from '../shared';
 import { memoryContext } from './memory.service';
 import { MemoryContext, MemoryContextInput } from './memory.type';
 
@@ -24,10 +25,33 @@ export class MemoryResolver {
     description:
       "The best context from an agent's episodes that fits a token budget, by policy (FOVEATED by default). Priced at one complexity point per candidate it may read (`maxCandidates`) plus its selection.",
   })
-  memoryContext(
+  async memoryContext(
     @Arg('input', () => MemoryContextInput, { description: 'Agent, query, budget and policy.' }) input: MemoryContextInput,
     @Ctx() ctx: Context,
+    @Arg('trace', () => MemoryTraceInput, {
+      nullable: true,
+      description: 'Records the selected segments, in order and with their zones, as a memory trace of this episode (one more statement).',
+    })
+    trace?: MemoryTraceInput | null,
   ): Promise<MemoryContext> {
-    return memoryContext(ctx.em, ctx.orgId, input, ctx.services.memoryCache);
+    const traced = checkTrace('trace', trace);
+    const context = await memoryContext(ctx.em, ctx.orgId, input, ctx.services.memoryCache);
+    if (traced)
+      await recordTrace(
+        ctx.em,
+        ctx.orgId,
+        'trace',
+        traced,
+        {
+          operation: 'MEMORY_CONTEXT',
+          query: input.query ?? null,
+          queryEmbedding: null,
+          strategy: null,
+          mode: context.policy,
+          budget: input.tokenBudget,
+        },
+        context.entries.map((e, i) => ({ segmentId: e.id, episodeId: e.episodeId, zone: context.zones?.[i] ?? null })),
+      );
+    return context;
   }
 }

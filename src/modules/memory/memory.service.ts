@@ -57,7 +57,8 @@ async function select(
   const wide = query && policy !== 'RECENT' ? await wideOverlaps(em, k.orgId, list, words(query)) : null;
   if (wide === STALE) return STALE;
   const prepared = wide ? { tokens: list.tokens, least: list.least, relevance: (q: string) => list.relevanceWith(q, wide) } : list;
-  const entries = selectMemories(policy, list.entries, query, tokenBudget, prepared);
+  const zones: string[] = [];
+  const entries = selectMemories(policy, list.entries, query, tokenBudget, prepared, zones);
   const grown = await readTexts(em, k.orgId, list, entries);
   if (grown === STALE) return STALE;
   cache.grew(k, list, grown);
@@ -67,5 +68,6 @@ async function select(
     policy,
     candidatesConsidered: list.entries.length,
     memoriesSelected: entries.length,
+    zones,
   });
 }

@@ -71,4 +71,7 @@ export class MemoryContext {
 
   @Field(() => Int, { description: 'Memories selected.' })
   memoriesSelected!: number;
+
+  /** the zone each entry came from (EARLY, RELEVANT, RECENT), for its memory trace; not a field */
+  zones?: string[];
 }

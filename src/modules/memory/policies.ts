@@ -125,6 +125,8 @@ export function selectMemories<M extends Memory>(
   query: string | null | undefined,
   budget: number,
   prepared: Prepared = prepare(candidates),
+  /** filled, when given, with the zone each selected memory came from (EARLY, RELEVANT or RECENT), in the same order */
+  zones?: string[],
 ): M[] {
   const n = candidates.length;
   if (n === 0) return [];
@@ -135,30 +137,49 @@ export function selectMemories<M extends Memory>(
     return greedy(byScore(relevance(query)), tokens, b, least);
   };
   let picked: number[];
+  // the zones in merge order: a memory in two zones is counted in the first
+  let named: [string, number[]][];
   switch (policy) {
     case 'RECENT':
       picked = sorted(recent(budget));
+      named = [['RECENT', picked]];
       break;
     case 'RELEVANT':
       picked = sorted(relevant(budget));
+      named = [['RELEVANT', picked]];
       break;
     case 'MIXED': {
       const half = Math.floor(budget * 0.5);
-      picked = mergeWithin([relevant(half), recent(half)], tokens, budget, least);
-      break;
-    }
-    case 'FOVEATED':
+      named = [
+        ['RELEVANT', relevant(half)],
+        ['RECENT', recent(half)],
+      ];
       picked = mergeWithin(
-        [
-          greedy([0, 1, 2].slice(0, n), tokens, Math.floor(budget * 0.3), least),
-          relevant(Math.floor(budget * 0.3)),
-          recent(Math.floor(budget * 0.4)),
-        ],
+        named.map(([, z]) => z),
         tokens,
         budget,
         least,
       );
       break;
+    }
+    case 'FOVEATED':
+      named = [
+        ['EARLY', greedy([0, 1, 2].slice(0, n), tokens, Math.floor(budget * 0.3), least)],
+        ['RELEVANT', relevant(Math.floor(budget * 0.3))],
+        ['RECENT', recent(Math.floor(budget * 0.4))],
+      ];
+      picked = mergeWithin(
+        named.map(([, z]) => z),
+        tokens,
+        budget,
+        least,
+      );
+      break;
+  }
+  if (zones) {
+    const zoneOf = new Map<number, string>();
+    for (const [name, z] of named) for (const i of z) if (!zoneOf.has(i)) zoneOf.set(i, name);
+    zones.push(...picked.map((i) => zoneOf.get(i)!));
   }
   return picked.map((i) => candidates[i]);
 }

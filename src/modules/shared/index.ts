@@ -9,3 +9,4 @@ export * from './selection';
 export * from './sub-list';
 export * from './prefetch';
 export * from './segment-terms';
+export * from './memory-trace';

@@ -1,0 +1,16 @@
+import { CreditResolver } from './credit.resolver';
+import { TraceEpisodeResolver } from './trace.episode.resolver';
+import { MemoryTrace as MemoryTraceEntity, OrgCreditSettings as OrgCreditSettingsEntity } from './trace.entity';
+
+export const traceEntities = [MemoryTraceEntity, OrgCreditSettingsEntity];
+export const traceResolvers = [TraceEpisodeResolver, CreditResolver];
+
+export { creditEpisode, type CreditEvent } from './credit.service';
+export {
+  CREDIT_DEFAULTS,
+  creditingCost,
+  type CreditSettings,
+  type CreditSettingsChange,
+  creditSettingsProblem,
+  setCreditSettings,
+} from './credit-settings';

@@ -1,4 +1,5 @@
 import { Fact as FactEntity } from './fact.entity';
+import { FactVersion as FactVersionEntity } from './fact-version.entity';
 import { FactsResolver } from './facts.resolver';
 import { RecallResolver } from './recall.resolver';
 import {
@@ -8,7 +9,7 @@ import {
 } from './signal.entity';
 import { SignalsResolver } from './signals.resolver';
 
-export const factEntities = [FactEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
+export const factEntities = [FactEntity, FactVersionEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
 export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver];
 
 export { FactIndex } from './vectors/fact-index';

@@ -1,0 +1,4 @@
+import { Erasure as ErasureEntity } from './erasure.entity';
+
+export const erasureEntities = [ErasureEntity];
+export const erasureResolvers = [] as const;

@@ -15,6 +15,7 @@ class Migration20261127173040_erasure extends Migration {
     this.addSql(`create index "fact_versions_org_id_fact_id_created_at_index" on "fact_versions" ("org_id", "fact_id", "created_at");`);
 
     this.addSql(`alter table "facts" add column "superseded_by" uuid null, add column "valid_from" timestamptz null, add column "valid_to" timestamptz null, add column "version_at" timestamptz null, add column "updated_by" uuid null;`);
+    this.addSql(`alter table "facts" add constraint facts_validity check (valid_to > valid_from);`);
 
     // every change of what a fact says keeps the version before it, whoever writes (one row per fact changed)
     this.addSql(`create or replace function keep_fact_version() returns trigger language plpgsql as $$
@@ -53,6 +54,7 @@ class Migration20261127173040_erasure extends Migration {
 
     this.addSql(`drop table if exists "fact_versions" cascade;`);
 
+    this.addSql(`alter table "facts" drop constraint if exists facts_validity;`);
     this.addSql(`alter table "facts" drop column "superseded_by", drop column "valid_from", drop column "valid_to", drop column "version_at", drop column "updated_by";`);
   }
 

@@ -148,6 +148,8 @@ export type FactFilter = {
   bankId?: string | null | undefined;
   /** Only the fact with this external id. */
   externalId?: string | null | undefined;
+  /** Also list superseded facts and facts outside their validity (left out by default). */
+  includeSuperseded?: boolean;
   /** Only facts of this kind. */
   kind?: string | null | undefined;
   /** Only mappings of this scope. */
@@ -172,6 +174,10 @@ export type FactInput = {
   scope?: string | null | undefined;
   /** The fact, 1 character to 8 KB. */
   text: string;
+  /** When the fact starts being true; kept when omitted on an update. */
+  validFrom?: string | null | undefined;
+  /** When the fact stops being true (after validFrom); kept when omitted on an update. Recall leaves it out from then on. */
+  validTo?: string | null | undefined;
   /** Mappings: the value; kept when omitted on an update. */
   value?: string | null | undefined;
 };
@@ -309,10 +315,14 @@ export type OutputUpdateInput = {
 
 /** What to recall from a memory bank. */
 export type RecallInput = {
+  /** Recall as of this past instant: the facts valid then, with their text then, ranked the same way (strategy LEXICAL or HYBRID; usefulness is as of now). */
+  asOf?: string | null | undefined;
   /** The memory bank to search. */
   bankId: string;
   /** Rank by a mix of relevance and usefulness. */
   boostByUsefulness?: boolean;
+  /** Also recall superseded facts and facts outside their validity (left out by default). */
+  includeSuperseded?: boolean;
   /** Only facts of these kinds. */
   kinds?: Array<string> | null | undefined;
   /** How many facts to return, 1..100. */
@@ -325,7 +335,7 @@ export type RecallInput = {
   queryEmbedding?: Array<number> | null | undefined;
   /** Only facts in these states. */
   statuses?: Array<FactStatus> | null | undefined;
-  /** How relevance is judged. Default: SEMANTIC when queryEmbedding is given (the ranking of earlier versions), else HYBRID. */
+  /** How relevance is judged. Default: SEMANTIC when queryEmbedding is given (the ranking of earlier versions), else HYBRID; HYBRID with asOf. */
   strategy?: RecallStrategy | null | undefined;
   /** Share of usefulness in the final score when boosting, 0..1. */
   usefulnessWeight?: number;

@@ -1,4 +1,4 @@
-import { Entity, Index, type Opt, Property, Unique } from '@mikro-orm/core';
+import { Check, Entity, Index, type Opt, Property, Unique } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 import { FloatArrayType } from '../../db/float-array.type';
 
@@ -19,6 +19,7 @@ import { FloatArrayType } from '../../db/float-array.type';
   expression: `create index "facts_text_only" on "facts" ("org_id", "bank_id") where "embedding" is null and "text" <> ''`,
 })
 @Index({ name: 'facts_bank_seq', properties: ['orgId', 'bankId', 'seq'] })
+@Check({ name: 'facts_validity', expression: 'valid_to > valid_from' })
 @Index({
   name: 'facts_lexical',
   expression: `create index "facts_lexical" on "facts" using gin ("org_id", "bank_id", "text_tsv")`,

@@ -1,5 +1,6 @@
 import { Fact as FactEntity } from './fact.entity';
 import { FactVersion as FactVersionEntity } from './fact-version.entity';
+import { FactHistoryResolver } from './fact-history.resolver';
 import { FactsResolver } from './facts.resolver';
 import { RecallResolver } from './recall.resolver';
 import {
@@ -10,7 +11,7 @@ import {
 import { SignalsResolver } from './signals.resolver';
 
 export const factEntities = [FactEntity, FactVersionEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
-export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver];
+export const factResolvers = [FactsResolver, FactHistoryResolver, SignalsResolver, RecallResolver];
 
 export { FactIndex } from './vectors/fact-index';
 

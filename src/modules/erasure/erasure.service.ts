@@ -50,7 +50,7 @@ async function run(em: EntityManager, orgId: string, keyId: string | null, r: Ru
     const where = r.targets[step.root];
     if (!where) continue;
     if (r.dryRun) {
-      add((await templateRows(em, step.count(orgId, where)))[0]);
+      add((await templateRows(em, step.count(orgId, where, r.targets)))[0]);
       continue;
     }
     for (;;) {

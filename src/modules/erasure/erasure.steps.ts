@@ -40,8 +40,15 @@ export interface Step {
   root: keyof Targets;
   size: number;
   batch(orgId: string, where: RawBuilder<boolean>, size: number): RawBuilder<Partial<Counts>>;
-  count(orgId: string, where: RawBuilder<boolean>): RawBuilder<Partial<Counts>>;
+  /** `t`: every target of the erasure (rows an earlier step takes are not counted again) */
+  count(orgId: string, where: RawBuilder<boolean>, t: Targets): RawBuilder<Partial<Counts>>;
 }
+
+/** Whether the row's episode (column `col`) is one the erasure's episode step takes. */
+const onErasedEpisode = (orgId: string, col: string, t: Targets): RawBuilder<boolean> =>
+  t.episodes
+    ? raw<boolean>`${raw.ref(col)} IN (SELECT e.id FROM episodes e WHERE e.org_id = ${orgId}::uuid AND ${t.episodes})`
+    : raw<boolean>`false`;
 
 const n = (cte: string, kind: Kind) => raw.raw(`(SELECT count(*) FROM ${cte})::int AS "${kind}"`);
 
@@ -91,7 +98,9 @@ const feedback: Step = {
       u AS (UPDATE episodes e SET ${raw.raw(moveFeedbackCounters({ count: '-agg.n', sum: '-agg.s', scored: '-agg.sc' }))}, updated_at = now()
               FROM agg WHERE e.org_id = ${orgId}::uuid AND e.id = agg.episode_id)
     SELECT ${n('d', 'feedback')}`,
-  count: (orgId, where) => raw`SELECT count(*)::int AS feedback FROM feedback f WHERE f.org_id = ${orgId}::uuid AND ${where}`,
+  count: (orgId, where, t) =>
+    raw`SELECT count(*)::int AS feedback FROM feedback f WHERE f.org_id = ${orgId}::uuid AND ${where}
+          AND (f.episode_id IS NULL OR NOT ${onErasedEpisode(orgId, 'f.episode_id', t)})`,
 };
 
 /** Canvas actions of the subject not on an erased episode, taken out of their episode's action count. */
@@ -104,7 +113,9 @@ const canvas: Step = {
       u AS (UPDATE episodes e SET canvas_action_count = canvas_action_count - agg.n, updated_at = now()
               FROM agg WHERE e.org_id = ${orgId}::uuid AND e.id = agg.episode_id)
     SELECT ${n('d', 'canvasActions')}`,
-  count: (orgId, where) => raw`SELECT count(*)::int AS "canvasActions" FROM canvas_audits c WHERE c.org_id = ${orgId}::uuid AND ${where}`,
+  count: (orgId, where, t) =>
+    raw`SELECT count(*)::int AS "canvasActions" FROM canvas_audits c WHERE c.org_id = ${orgId}::uuid AND ${where}
+          AND (c.episode_id IS NULL OR NOT ${onErasedEpisode(orgId, 'c.episode_id', t)})`,
 };
 
 /**
@@ -122,12 +133,13 @@ const facts: Step = {
       l AS (DELETE FROM episode_facts x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b) RETURNING 1),
       d AS (DELETE FROM facts x WHERE x.org_id = ${orgId}::uuid AND x.id IN (SELECT id FROM b) RETURNING 1)
     SELECT ${n('d', 'facts')}, ${n('v', 'factVersions')}, ${n('g', 'factSignals')}, ${n('q', 'queryContexts')}, ${n('l', 'factLinks')}`,
-  count: (orgId, where) => raw`WITH b AS (SELECT f.id FROM facts f WHERE f.org_id = ${orgId}::uuid AND ${where})
+  count: (orgId, where, t) => raw`WITH b AS (SELECT f.id FROM facts f WHERE f.org_id = ${orgId}::uuid AND ${where})
     SELECT (SELECT count(*) FROM b)::int AS facts,
       (SELECT count(*) FROM fact_versions x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b))::int AS "factVersions",
       (SELECT count(*) FROM fact_signals x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b))::int AS "factSignals",
       (SELECT count(*) FROM fact_query_contexts x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b))::int AS "queryContexts",
-      (SELECT count(*) FROM episode_facts x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b))::int AS "factLinks"`,
+      (SELECT count(*) FROM episode_facts x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b)
+          AND NOT ${onErasedEpisode(orgId, 'x.episode_id', t)})::int AS "factLinks"`,
 };
 
 /** Episodes first: their feedback and canvas actions go with them, and the rest of the subject's after. */

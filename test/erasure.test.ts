@@ -120,7 +120,9 @@ describe('eraseSubject', () => {
     // nothing of another organization moved
     expect(await rowsOf(b.orgId)).toEqual(otherBefore);
     // bob's episode lost alice's rating from its counters
-    const [bob] = await sql(`SELECT feedback_count, feedback_score_sum, feedback_score_count FROM episodes WHERE id = ?::uuid`, [bobEpisode.id]);
+    const [bob] = await sql(`SELECT feedback_count, feedback_score_sum, feedback_score_count FROM episodes WHERE id = ?::uuid`, [
+      bobEpisode.id,
+    ]);
     expect([bob.feedback_count, Number(bob.feedback_score_sum), bob.feedback_score_count]).toEqual([2, 0.5, 1]);
     // the daily learning counts equal a recount of the feedback left
     const [drift] = await sql(
@@ -130,7 +132,9 @@ describe('eraseSubject', () => {
     );
     expect(drift.kept).toBe(drift.real);
     // the organization's usage follows the deletes (kept by triggers)
-    const [usage] = await sql(`SELECT sum(episode_rows)::int AS e, sum(fact_rows)::int AS f FROM org_usage WHERE org_id = ?::uuid`, [a.orgId]);
+    const [usage] = await sql(`SELECT sum(episode_rows)::int AS e, sum(fact_rows)::int AS f FROM org_usage WHERE org_id = ?::uuid`, [
+      a.orgId,
+    ]);
     expect([usage.e, usage.f]).toEqual([5, 5]);
 
     const retry = (await gqlOk(s.url, EraseSubjectDocument, { selector: { agentId: 'alice' } }, a.token)).eraseSubject;
@@ -276,7 +280,12 @@ describe('after an erasure', () => {
       expect(await recallOn(srv, 'LEXICAL')).toBe(0);
       expect(await context(srv)).toBe(0);
     }
-    const grace = await gqlOk(s.url, RecallDocument, { input: { bankId: 'grace', query: 'invoice', queryEmbedding: [1, 0.2, 0.5] } }, o.token);
+    const grace = await gqlOk(
+      s.url,
+      RecallDocument,
+      { input: { bankId: 'grace', query: 'invoice', queryEmbedding: [1, 0.2, 0.5] } },
+      o.token,
+    );
     expect(grace.recall.length).toBe(10);
   });
 });

@@ -20,7 +20,8 @@ export class ErasureResolver {
   async deleteFacts(
     @Arg('ids', () => [ID], { nullable: true, description: 'Fact ids, at most 1,000.' }) idList: string[] | null,
     @Arg('externalIds', () => [String], { nullable: true, description: 'External ids, at most 1,000.' }) externalIds: string[] | null,
-    @Arg('bankId', () => String, { nullable: true, description: 'Only facts of this bank; alone, every fact of it.' }) bankId: string | null,
+    @Arg('bankId', () => String, { nullable: true, description: 'Only facts of this bank; alone, every fact of it.' })
+    bankId: string | null,
     @Arg('dryRun', { defaultValue: false, description: 'Count only; delete nothing.' }) dryRun: boolean,
     @Ctx() ctx: Context,
   ): Promise<ErasureResult> {
@@ -64,6 +65,12 @@ export class ErasureResolver {
       .selectFrom('erasures as x')
       .select(['x.id', 'x.created_at', 'x.api_key_id', 'x.operation', 'x.selector', 'x.dry_run', 'x.counts'])
       .where('x.org_id', '=', ctx.orgId);
-    return keysetPage(ctx.em, query, { alias: 'x', sortColumn: 'created_at', first, after, toNodes: (rows) => rows.map(ErasureRecord.from) });
+    return keysetPage(ctx.em, query, {
+      alias: 'x',
+      sortColumn: 'created_at',
+      first,
+      after,
+      toNodes: (rows) => rows.map(ErasureRecord.from),
+    });
   }
 }

@@ -133,7 +133,14 @@ export async function deleteFacts(
     where = raw<boolean>`f.id = any(${found.map((r) => r.id)}::uuid[])`;
   }
   const selector = { ids: ids.length, externalIds: keys.length, ...(bankId !== null ? { bankId } : {}) };
-  return run(em, orgId, keyId, { operation: 'deleteFacts', selector, targets: { ...NONE, facts: where }, dryRun, targetIds: ids, targetKeys: keys });
+  return run(em, orgId, keyId, {
+    operation: 'deleteFacts',
+    selector,
+    targets: { ...NONE, facts: where },
+    dryRun,
+    targetIds: ids,
+    targetKeys: keys,
+  });
 }
 
 /** Deletes episodes by id with everything that hangs off them; unknown ids as for `deleteFacts`. */
@@ -184,7 +191,12 @@ export function subjectTargets(s: Subject): Targets {
     throw badInput(key === null ? 'selector.metadataKey' : 'selector.metadataValue', 'metadataKey and metadataValue go together');
   if ([agent, session, bank, key].every((v) => v === null || v === ''))
     throw badInput('selector', 'an erasure needs a selector: agentId, sessionId, bankId or metadataKey with metadataValue');
-  for (const [field, v] of [['agentId', agent], ['sessionId', session], ['bankId', bank], ['metadataKey', key]] as const)
+  for (const [field, v] of [
+    ['agentId', agent],
+    ['sessionId', session],
+    ['bankId', bank],
+    ['metadataKey', key],
+  ] as const)
     if (v === '') throw badInput(`selector.${field}`, `selector.${field} must not be empty`);
   /** the condition on `alias` when every given field has a column in it, else null */
   const on = (alias: string, cols: { agent?: string; session?: string; bank?: string; meta?: string }): RawBuilder<boolean> | null => {

@@ -62,7 +62,11 @@ const episodes: Step = {
   size: 1000,
   // the usefulness credit these episodes and their feedback earned is to be removed here as well,
   // once credit is kept per source: see `removeCreditStep` in docs/design.md ("Erasure")
-  batch: (orgId, where, size) => raw`WITH b AS (SELECT e.id FROM episodes e WHERE e.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
+  batch: (
+    orgId,
+    where,
+    size,
+  ) => raw`WITH b AS (SELECT e.id FROM episodes e WHERE e.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
       s AS (DELETE FROM episode_segments x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b) RETURNING 1),
       o AS (DELETE FROM episode_outputs x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b) RETURNING 1),
       l AS (DELETE FROM episode_facts x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b) RETURNING 1),
@@ -89,7 +93,11 @@ const episodes: Step = {
 const feedback: Step = {
   root: 'feedback',
   size: 5000,
-  batch: (orgId, where, size) => raw`WITH b AS (SELECT f.id FROM feedback f WHERE f.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
+  batch: (
+    orgId,
+    where,
+    size,
+  ) => raw`WITH b AS (SELECT f.id FROM feedback f WHERE f.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
       d AS (DELETE FROM feedback x WHERE x.org_id = ${orgId}::uuid AND x.id IN (SELECT id FROM b)
             RETURNING x.episode_id, x.score, x.org_id, x.created_at, x.feedback_type, x.event_type, x.changed_fields),
       lc AS (${raw.raw(addEventCounts('d', -1))}),
@@ -107,7 +115,11 @@ const feedback: Step = {
 const canvas: Step = {
   root: 'canvas',
   size: 5000,
-  batch: (orgId, where, size) => raw`WITH b AS (SELECT c.id FROM canvas_audits c WHERE c.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
+  batch: (
+    orgId,
+    where,
+    size,
+  ) => raw`WITH b AS (SELECT c.id FROM canvas_audits c WHERE c.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
       d AS (DELETE FROM canvas_audits x WHERE x.org_id = ${orgId}::uuid AND x.id IN (SELECT id FROM b) RETURNING x.episode_id),
       agg AS (SELECT d.episode_id, count(*) AS n FROM d WHERE d.episode_id IS NOT NULL GROUP BY d.episode_id),
       u AS (UPDATE episodes e SET canvas_action_count = canvas_action_count - agg.n, updated_at = now()
@@ -126,7 +138,11 @@ const canvas: Step = {
 const facts: Step = {
   root: 'facts',
   size: 5000,
-  batch: (orgId, where, size) => raw`WITH b AS (SELECT f.id FROM facts f WHERE f.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
+  batch: (
+    orgId,
+    where,
+    size,
+  ) => raw`WITH b AS (SELECT f.id FROM facts f WHERE f.org_id = ${orgId}::uuid AND ${where} LIMIT ${size} FOR UPDATE),
       v AS (DELETE FROM fact_versions x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b) RETURNING 1),
       g AS (DELETE FROM fact_signals x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b) RETURNING 1),
       q AS (DELETE FROM fact_query_contexts x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b) RETURNING 1),

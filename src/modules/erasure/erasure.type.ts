@@ -4,7 +4,10 @@ import { type Counts, KINDS } from './erasure.steps';
 
 @InputType({ description: 'Whom an erasure is about; every field given must match (at least one is required).' })
 export class ErasureSelector {
-  @Field(() => String, { nullable: true, description: "An agent: its episodes, feedback, canvas actions, and the facts of its bank (the agent id)." })
+  @Field(() => String, {
+    nullable: true,
+    description: 'An agent: its episodes, feedback, canvas actions, and the facts of its bank (the agent id).',
+  })
   agentId?: string | null;
 
   @Field(() => String, { nullable: true, description: 'A session: its episodes, feedback and canvas actions.' })
@@ -15,7 +18,8 @@ export class ErasureSelector {
 
   @Field(() => String, {
     nullable: true,
-    description: 'A metadata key the organization uses for its end users (e.g. userId): episodes, feedback and canvas actions whose metadata has it.',
+    description:
+      'A metadata key the organization uses for its end users (e.g. userId): episodes, feedback and canvas actions whose metadata has it.',
   })
   metadataKey?: string | null;
 
@@ -26,8 +30,7 @@ export class ErasureSelector {
 @ObjectType({ simpleResolvers: true, description: 'How many rows of one kind an erasure deleted (or, on a dry run, would delete).' })
 export class ErasureCount {
   @Field({
-    description:
-      'episodes, segments, outputs, factLinks, feedback, canvasActions, facts, factVersions, factSignals or queryContexts.',
+    description: 'episodes, segments, outputs, factLinks, feedback, canvasActions, facts, factVersions, factSignals or queryContexts.',
   })
   kind!: string;
 

@@ -73,13 +73,19 @@ export class Fact {
   @Field({ description: 'When the fact last changed.' })
   updatedAt!: Date;
 
-  @Field(() => ID, { nullable: true, description: 'The fact that replaces this one; recall and facts leave this one out unless includeSuperseded.' })
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The fact that replaces this one; recall and facts leave this one out unless includeSuperseded.',
+  })
   supersededById!: string | null;
 
   @Field(() => Date, { nullable: true, description: 'When the fact starts being true (null: always was).' })
   validFrom!: Date | null;
 
-  @Field(() => Date, { nullable: true, description: 'When the fact stops being true (null: still is); recall and facts leave out expired facts unless includeSuperseded.' })
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the fact stops being true (null: still is); recall and facts leave out expired facts unless includeSuperseded.',
+  })
   validTo!: Date | null;
 
   /** not exposed: for ranking */

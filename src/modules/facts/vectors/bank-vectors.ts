@@ -243,7 +243,11 @@ export class BankVectors {
    */
   get heapBytes(): number {
     return (
-      EMPTY_BANK_BYTES + this.flags.length * 73 + (this.slotOf.size + this.textOnly.size) * 110 + this.windows.size * 80 + this.contextCount * (this.pdim + 150)
+      EMPTY_BANK_BYTES +
+      this.flags.length * 73 +
+      (this.slotOf.size + this.textOnly.size) * 110 +
+      this.windows.size * 80 +
+      this.contextCount * (this.pdim + 150)
     );
   }
 

@@ -122,7 +122,7 @@ export class ErasureRecord {
   }): ErasureRecord {
     const s = (typeof r.selector === 'string' ? JSON.parse(r.selector) : r.selector) as Record<string, unknown>;
     const c = (typeof r.counts === 'string' ? JSON.parse(r.counts) : r.counts) as Partial<Counts>;
-    const str = (k: string) => (typeof s[k] === 'string' ? (s[k] as string) : null);
+    const str = (k: string) => (typeof s[k] === 'string' ? s[k] : null);
     const selector = Object.assign(new ErasureSelectorRecord(), {
       agentId: str('agentId'),
       sessionId: str('sessionId'),

@@ -70,7 +70,7 @@ export class ErasureResolver {
       sortColumn: 'created_at',
       first,
       after,
-      toNodes: (rows) => rows.map(ErasureRecord.from),
+      toNodes: (rows) => rows.map((r) => ErasureRecord.from(r)),
     });
   }
 }

@@ -20,6 +20,7 @@ import { fanOut, scenarios } from './scenarios';
 import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
 import { QUALITY_ID, runQuality } from './quality';
+import { ERASURE_ID, runErasure } from './erasure';
 import { qualityTable, type QualityResult } from './quality-score';
 import { runSemantic, SEMANTIC_ID } from './semantic';
 
@@ -177,6 +178,21 @@ async function main(): Promise<void> {
         ...(args.only.includes(QUALITY_ID) ? { quality: await quality() } : {}),
       };
       writeResults({ date, args, node: process.version, ...own });
+      return;
+    }
+    if (args.only.length && args.only.every((id) => id === ERASURE_ID)) {
+      // the erasure scenario seeds its own volume (--facts, default 1,000,000, and a tenth as many episodes)
+      const facts = args.facts ?? Math.round(1_000_000 * args.scale);
+      const erasure = await runErasure({
+        url: `http://127.0.0.1:${gql.port}/graphql`,
+        databaseUrl: db.url,
+        orgId,
+        facts,
+        episodes: Math.round(facts / 10),
+        asOfFacts: 100_000,
+      });
+      writeResults({ date: new Date().toISOString(), args, node: process.version, erasure });
+      console.log(JSON.stringify(erasure, null, 2));
       return;
     }
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };

@@ -119,6 +119,19 @@ export interface EpisodesTable {
   embedding_next: number[] | null;
 }
 
+export interface ErasuresTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  api_key_id: string | null;
+  operation: string;
+  selector: Json;
+  target_ids: string[] | null;
+  target_keys: string[] | null;
+  dry_run: boolean;
+  counts: Json;
+}
+
 export interface FactEmbeddingDimensionsTable {
   org_id: string;
   dimension: number;
@@ -161,6 +174,30 @@ export interface FactSignalsTable {
   credit_key: string | null;
 }
 
+export interface FactVersionsTable {
+  id: string;
+  org_id: string;
+  created_at: Generated<Timestamp>;
+  fact_id: string;
+  seq: BigNumber;
+  bank_id: string;
+  text: string;
+  kind: string | null;
+  value: string | null;
+  status: string;
+  embedding: number[] | null;
+  embedding_norm_sq: number | null;
+  embedding_model: string | null;
+  text_tsv: string;
+  superseded_by: string | null;
+  valid_from: Timestamp | null;
+  valid_to: Timestamp | null;
+  version_from: Timestamp;
+  written_by: string | null;
+  changed_by: string | null;
+  changed: string[];
+}
+
 export interface FactsTable {
   id: string;
   org_id: string;
@@ -186,6 +223,11 @@ export interface FactsTable {
   embedding_model: string | null;
   embedding_next: number[] | null;
   seq: Generated<BigNumber>;
+  superseded_by: string | null;
+  valid_from: Timestamp | null;
+  valid_to: Timestamp | null;
+  version_at: Timestamp | null;
+  updated_by: string | null;
 }
 
 export interface FeedbackTable {
@@ -303,9 +345,11 @@ export interface Tables {
   episode_outputs: EpisodeOutputsTable;
   episode_segments: EpisodeSegmentsTable;
   episodes: EpisodesTable;
+  erasures: ErasuresTable;
   fact_embedding_dimensions: FactEmbeddingDimensionsTable;
   fact_query_contexts: FactQueryContextsTable;
   fact_signals: FactSignalsTable;
+  fact_versions: FactVersionsTable;
   facts: FactsTable;
   feedback: FeedbackTable;
   idempotency_keys: IdempotencyKeysTable;

@@ -6,6 +6,7 @@ import { IdempotencyKey } from '../core/idempotency.entity';
 import { ChangeLogEntry } from '../db/change-log.entity';
 import { canvasEntities, canvasResolvers } from './canvas';
 import { embeddingResolvers } from './embeddings';
+import { erasureEntities, erasureResolvers } from './erasure';
 import { episodeEntities, episodeResolvers } from './episodes';
 import { factEntities, factResolvers } from './facts';
 import { feedbackEntities, feedbackResolvers } from './feedback';
@@ -29,6 +30,7 @@ export const entities = [
   ...memoryEntities,
   ...usageEntities,
   ...traceEntities,
+  ...erasureEntities,
 ];
 
 /** Every resolver of the schema; each module lists its own in its index.ts. */
@@ -44,4 +46,5 @@ export const resolvers: NonEmptyArray<ResolverClass> = [
   ...usageResolvers,
   ...embeddingResolvers,
   ...traceResolvers,
+  ...erasureResolvers,
 ];

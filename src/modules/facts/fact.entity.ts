@@ -1,4 +1,4 @@
-import { Entity, Index, type Opt, Property, Unique } from '@mikro-orm/core';
+import { Check, Entity, Index, type Opt, Property, Unique } from '@mikro-orm/core';
 import { OrgOwned } from '../../db/base.entity';
 import { FloatArrayType } from '../../db/float-array.type';
 
@@ -19,6 +19,7 @@ import { FloatArrayType } from '../../db/float-array.type';
   expression: `create index "facts_text_only" on "facts" ("org_id", "bank_id") where "embedding" is null and "text" <> ''`,
 })
 @Index({ name: 'facts_bank_seq', properties: ['orgId', 'bankId', 'seq'] })
+@Check({ name: 'facts_validity', expression: 'valid_to > valid_from' })
 @Index({
   name: 'facts_lexical',
   expression: `create index "facts_lexical" on "facts" using gin ("org_id", "bank_id", "text_tsv")`,
@@ -99,4 +100,24 @@ export class Fact extends OrgOwned {
 
   @Property({ type: 'timestamptz', defaultRaw: 'now()' })
   updatedAt: Opt<Date> = new Date();
+
+  /** the fact that replaces this one: recall and `facts` leave it out unless asked (see fact-version.entity.ts) */
+  @Property({ type: 'uuid', nullable: true })
+  supersededBy: string | null = null;
+
+  /** when the fact starts being true (null: always was) */
+  @Property({ type: 'timestamptz', nullable: true })
+  validFrom: Date | null = null;
+
+  /** when the fact stops being true (null: still is) */
+  @Property({ type: 'timestamptz', nullable: true })
+  validTo: Date | null = null;
+
+  /** when the current version began, kept by the trigger that writes `fact_versions` (null: at creation) */
+  @Property({ type: 'timestamptz', nullable: true, hidden: true })
+  versionAt: Date | null = null;
+
+  /** the API key that wrote the current version (null: the server, or a write that does not say) */
+  @Property({ type: 'uuid', nullable: true })
+  updatedBy: string | null = null;
 }

@@ -25,6 +25,9 @@ export const FACT_COLUMNS_BUT_EMBEDDING = [
   'f.last_signal_at',
   'f.last_used_at',
   'f.updated_at',
+  'f.superseded_by',
+  'f.valid_from',
+  'f.valid_to',
 ] as const;
 
 /** The columns of `facts` every read selects (alias `f`); the row type follows from them. */
@@ -56,6 +59,9 @@ export function factFromRow(r: FactRow, now: Date = new Date()): Fact {
     lastSignalAt: date(r.last_signal_at),
     lastUsedAt: date(r.last_used_at),
     updatedAt: date(r.updated_at)!,
+    supersededBy: r.superseded_by,
+    validFrom: date(r.valid_from),
+    validTo: date(r.valid_to),
   } as FactEntity;
   return Fact.from(entity, now);
 }

@@ -73,6 +73,21 @@ export class Fact {
   @Field({ description: 'When the fact last changed.' })
   updatedAt!: Date;
 
+  @Field(() => ID, {
+    nullable: true,
+    description: 'The fact that replaces this one; recall and facts leave this one out unless includeSuperseded.',
+  })
+  supersededById!: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the fact starts being true (null: always was).' })
+  validFrom!: Date | null;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the fact stops being true (null: still is); recall and facts leave out expired facts unless includeSuperseded.',
+  })
+  validTo!: Date | null;
+
   /** not exposed: for ranking */
   embedding!: number[] | null;
 
@@ -95,6 +110,9 @@ export class Fact {
       lastUsedAt: f.lastUsedAt,
       createdAt: f.createdAt,
       updatedAt: f.updatedAt,
+      supersededById: f.supersededBy,
+      validFrom: f.validFrom,
+      validTo: f.validTo,
       embedding: f.embedding,
     });
   }

@@ -34,6 +34,9 @@ export class FactFilter {
 
   @Field(() => String, { nullable: true, description: 'Only mappings of this scope.' })
   scope?: string | null;
+
+  @Field({ defaultValue: false, description: 'Also list superseded facts and facts outside their validity (left out by default).' })
+  includeSuperseded?: boolean;
 }
 
 @InputType({ description: 'A fact to create, or to update when a fact with its externalId exists.' })
@@ -64,6 +67,15 @@ export class FactInput {
 
   @Field(() => String, { nullable: true, description: 'Mappings: the value; kept when omitted on an update.' })
   value?: string | null;
+
+  @Field(() => Date, { nullable: true, description: 'When the fact starts being true; kept when omitted on an update.' })
+  validFrom?: Date | null;
+
+  @Field(() => Date, {
+    nullable: true,
+    description: 'When the fact stops being true (after validFrom); kept when omitted on an update. Recall leaves it out from then on.',
+  })
+  validTo?: Date | null;
 }
 
 @InputType({ description: 'How useful a recalled fact was for a query.' })
@@ -138,7 +150,18 @@ export class RecallInput {
 
   @Field(() => RecallStrategy, {
     nullable: true,
-    description: 'How relevance is judged. Default: SEMANTIC when queryEmbedding is given (the ranking of earlier versions), else HYBRID.',
+    description:
+      'How relevance is judged. Default: SEMANTIC when queryEmbedding is given (the ranking of earlier versions), else HYBRID; HYBRID with asOf.',
   })
   strategy?: RecallStrategy | null;
+
+  @Field({ defaultValue: false, description: 'Also recall superseded facts and facts outside their validity (left out by default).' })
+  includeSuperseded?: boolean;
+
+  @Field(() => Date, {
+    nullable: true,
+    description:
+      'Recall as of this past instant: the facts valid then, with their text then, ranked the same way (strategy LEXICAL or HYBRID; usefulness is as of now).',
+  })
+  asOf?: Date | null;
 }

@@ -52,7 +52,7 @@ export class FactsResolver {
     idempotencyKey: string | null,
     @Ctx() ctx: Context,
   ): Promise<Fact[]> {
-    const ids = await facts.upsertFacts(ctx.em, ctx.services.embedder, ctx.orgId, inputs, idempotencyKey);
+    const ids = await facts.upsertFacts(ctx.em, ctx.services.embedder, ctx.orgId, inputs, idempotencyKey, ctx.viewer.apiKeyId);
     return loadFactsInOrder(ctx.em, ctx.orgId, ids);
   }
 }

@@ -13,6 +13,7 @@ import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { Fact } from './fact.type';
 import type { FactFilter, FactInput } from './facts.inputs';
 import { float8ArrayOfJson, jsonRecords } from './json-records';
+import { liveIn } from './as-of.sql';
 
 const MAX_FACT_TEXT_BYTES = 8 * 1024;
 const MAX_UPSERT = 500;
@@ -44,6 +45,7 @@ export async function listFacts(
     .selectFrom('facts as f')
     .select(FACT_COLUMNS)
     .where('f.org_id', '=', orgId)
+    .where(liveIn('f', { includeSuperseded: filter?.includeSuperseded ?? false, asOf: null }))
     .$if(bankId !== null, (q) => q.where('f.bank_id', '=', bankId!))
     .$if(kind !== null, (q) => q.where('f.kind', '=', kind!))
     .$if(externalId !== null, (q) => q.where('f.external_id', '=', externalId!))
@@ -65,7 +67,11 @@ interface UpsertRow {
   scope: string | null;
   key: string | null;
   value: string | null;
+  valid_from: string | null;
+  valid_to: string | null;
 }
+
+const instant = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
 function validateUpsert(inputs: FactInput[]): UpsertRow[] {
   if (inputs.length > MAX_UPSERT) throw badInput('inputs', `at most ${MAX_UPSERT} facts per call`);
@@ -84,6 +90,7 @@ function validateUpsert(inputs: FactInput[]): UpsertRow[] {
     }
     factEmbedding(`${p}.embedding`, f.embedding);
     for (const k of ['scope', 'key', 'value'] as const) text(`${p}.${k}`, f[k], LONG);
+    if (f.validFrom && f.validTo && f.validTo <= f.validFrom) throw badInput(`${p}.validTo`, `${p}.validTo must be after ${p}.validFrom`);
     return {
       id: randomUUID(),
       bank_id: f.bankId,
@@ -94,6 +101,8 @@ function validateUpsert(inputs: FactInput[]): UpsertRow[] {
       scope: f.scope ?? null,
       key: f.key ?? null,
       value: f.value ?? null,
+      valid_from: instant(f.validFrom),
+      valid_to: instant(f.validTo),
     };
   });
 }
@@ -101,15 +110,18 @@ function validateUpsert(inputs: FactInput[]): UpsertRow[] {
 /** The rows of the upsert as a table (alias `x`), the embedding still JSON. */
 type UpsertRecord = Pick<
   Selectable<FactsTable>,
-  'id' | 'bank_id' | 'text' | 'kind' | 'external_id' | 'scope' | 'key' | 'value' | 'embedding_model'
+  'id' | 'bank_id' | 'text' | 'kind' | 'external_id' | 'scope' | 'key' | 'value' | 'embedding_model' | 'valid_from' | 'valid_to'
 > & {
   embedding: unknown;
 };
 
-/** Inserts the rows; a row whose external id exists updates that fact (left-out fields keep their value). */
-function upsertStatement(orgId: string, rows: UpsertRow[]) {
+/**
+ * Inserts the rows; a row whose external id exists updates that fact (left-out fields keep their
+ * value). `keyId` is the writing API key, kept as `updated_by` (the fact's history names it).
+ */
+function upsertStatement(orgId: string, keyId: string | null, rows: UpsertRow[]) {
   const columns =
-    'id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, embedding_model text, scope text, key text, value text';
+    'id uuid, bank_id text, text text, kind text, external_id text, embedding jsonb, embedding_model text, scope text, key text, value text, valid_from timestamptz, valid_to timestamptz';
   const x = jsonRecords<UpsertRecord, 'x'>(rows, 'x', columns);
   const now = raw<string>`now()`;
   return sql
@@ -128,6 +140,9 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
       'scope',
       'key',
       'value',
+      'valid_from',
+      'valid_to',
+      'updated_by',
     ])
     .expression(
       sql
@@ -146,6 +161,9 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
           'x.scope',
           'x.key',
           'x.value',
+          'x.valid_from',
+          'x.valid_to',
+          raw<string | null>`${keyId}::uuid`.as('updated_by'),
         ]),
     )
     .onConflict((oc) =>
@@ -162,6 +180,9 @@ function upsertStatement(orgId: string, rows: UpsertRow[]) {
         scope: eb.fn.coalesce('excluded.scope', 'facts.scope'),
         key: eb.fn.coalesce('excluded.key', 'facts.key'),
         value: eb.fn.coalesce('excluded.value', 'facts.value'),
+        valid_from: eb.fn.coalesce('excluded.valid_from', 'facts.valid_from'),
+        valid_to: eb.fn.coalesce('excluded.valid_to', 'facts.valid_to'),
+        updated_by: eb.ref('excluded.updated_by'),
         updated_at: now,
       })),
     )
@@ -179,6 +200,7 @@ export async function upsertFacts(
   orgId: string,
   inputs: FactInput[],
   idempotencyKey?: string | null,
+  keyId: string | null = null,
 ): Promise<string[]> {
   const rows = validateUpsert(inputs);
   if (rows.length === 0) return [];
@@ -208,9 +230,10 @@ export async function upsertFacts(
     for (const k of misfits) Object.assign(rows[embedded[k]], { embedding: undefined, embedding_model: undefined });
     let written: Row<ReturnType<typeof upsertStatement>>[];
     try {
-      written = await runRows(tx, upsertStatement(orgId, rows));
+      written = await runRows(tx, upsertStatement(orgId, keyId, rows));
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict('a mapping with this scope and key already exists in bank mappings', 'inputs');
+      if ((e as { code?: string })?.code === '23514') throw badInput('inputs', 'a fact validTo must be after its validFrom');
       throw e;
     }
     const byExternal = new Map(written.filter((w) => w.external_id !== null).map((w) => [w.external_id, w.id]));

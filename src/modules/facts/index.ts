@@ -1,5 +1,7 @@
 import { Fact as FactEntity } from './fact.entity';
 import { FactSignalsResolver } from './fact-signals';
+import { FactVersion as FactVersionEntity } from './fact-version.entity';
+import { FactHistoryResolver } from './fact-history.resolver';
 import { FactsResolver } from './facts.resolver';
 import { RecallResolver } from './recall.resolver';
 import {
@@ -9,8 +11,8 @@ import {
 } from './signal.entity';
 import { SignalsResolver } from './signals.resolver';
 
-export const factEntities = [FactEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
-export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver, FactSignalsResolver];
+export const factEntities = [FactEntity, FactVersionEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
+export const factResolvers = [FactsResolver, FactHistoryResolver, SignalsResolver, RecallResolver, FactSignalsResolver];
 
 export { FactIndex } from './vectors/fact-index';
 

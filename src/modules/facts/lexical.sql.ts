@@ -1,4 +1,5 @@
 import { sql as raw, type RawBuilder } from 'kysely';
+import { type FactView, liveIn } from './as-of.sql';
 
 /**
  * Lexical ranking: BM25 over the English stems PostgreSQL keeps in `facts.text_tsv`, the query
@@ -45,13 +46,17 @@ export interface LexicalScope {
   avgLen: number;
   /** the stems in more than COMMON_POSTINGS facts of the table by PostgreSQL's statistics, with their share of facts */
   common: { stems: string[]; freqs: number[] };
+  /** which facts are seen (live now by default) */
+  view: FactView;
+  /** where they are read from (`factSource`) */
+  source: RawBuilder<unknown>;
 }
 
-/** The filters of recall on the row `f` (the bank's facts with text, of the kinds and statuses asked for). */
-export function factFilters(s: Pick<LexicalScope, 'orgId' | 'bankId' | 'kinds' | 'statuses'>): RawBuilder<boolean> {
+/** The filters of recall on the row `f` (the bank's live facts with text, of the kinds and statuses asked for). */
+export function factFilters(s: Pick<LexicalScope, 'orgId' | 'bankId' | 'kinds' | 'statuses' | 'view'>): RawBuilder<boolean> {
   return raw<boolean>`f.org_id = ${s.orgId}::uuid AND f.bank_id = ${s.bankId}::text AND f.text <> ''
     AND (${s.kinds}::text[] IS NULL OR f.kind = any(${s.kinds}::text[]))
-    AND (${s.statuses}::text[] IS NULL OR f.status = any(${s.statuses}::text[]))`;
+    AND (${s.statuses}::text[] IS NULL OR f.status = any(${s.statuses}::text[])) AND ${liveIn('f', s.view)}`;
 }
 
 /**
@@ -70,11 +75,11 @@ export function lexicalCtes(s: LexicalScope, keep: number, wanted: number): RawB
     hits AS MATERIALIZED (
       SELECT t.lexeme, h.id, h.text_tsv
         FROM stems t CROSS JOIN LATERAL (
-          SELECT f.id, f.text_tsv FROM facts f WHERE ${filters} AND f.text_tsv @@ t.tq LIMIT ${TERM_CAP}) h
+          SELECT f.id, f.text_tsv FROM ${s.source} f WHERE ${filters} AND f.text_tsv @@ t.tq LIMIT ${TERM_CAP}) h
        WHERE NOT t.common),
     recent AS MATERIALIZED (
       SELECT r.id, r.text_tsv FROM (
-        SELECT f.id, f.text_tsv FROM facts f WHERE ${filters} ORDER BY f.created_at DESC LIMIT ${RECENT_SCAN}) r
+        SELECT f.id, f.text_tsv FROM ${s.source} f WHERE ${filters} ORDER BY f.created_at DESC LIMIT ${RECENT_SCAN}) r
        WHERE (SELECT count(DISTINCT id) FROM hits) < ${wanted}
          AND EXISTS (SELECT 1 FROM stems t WHERE t.common AND r.text_tsv @@ t.tq)),
     terms AS MATERIALIZED (

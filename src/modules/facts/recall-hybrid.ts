@@ -9,6 +9,7 @@ import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lexical.sql';
 import type { RecallParams as Params } from './recall-params';
 import { normalizeQuery } from './usefulness';
+import { factSource, liveIn } from './as-of.sql';
 import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
 import type { BankVectors } from './vectors/bank-vectors';
 
@@ -72,7 +73,8 @@ function hybridStatement(
   model: string | null,
 ): RawBuilder<Ranked> {
   const depth = fusionDepth(p.limit);
-  const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
+  const source = factSource(orgId, p);
+  const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats, view: p, source };
   const filters = factFilters(scope);
   const cosOf = (alias: string) => (qe ? cosineWith(`${alias}.embedding`, `${alias}.embedding_norm_sq`, qe) : raw<number>`NULL::float8`);
   // a vector the server made is compared with the vectors of the same model only
@@ -82,17 +84,17 @@ function hybridStatement(
       : raw`(${raw.ref(`${alias}.embedding`)} IS NOT NULL AND ${raw.ref(`${alias}.embedding_model`)} = ${model}::text)`;
   const sem = qe
     ? raw`, sem AS MATERIALIZED (
-        SELECT f.id FROM facts f
+        SELECT f.id FROM ${source} f
          WHERE ${filters} AND ${hasVector('f')} ${semanticIds ? raw`AND f.id = any(${semanticIds}::uuid[])` : raw``}
          ORDER BY ${cosOf('f')} DESC, f.id LIMIT ${depth})`
     : raw``;
   return raw<Ranked>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
-    ${windowCtes(orgId, p.bankId, raw`SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}`)},
+    ${windowCtes(orgId, p, source, raw`SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}`)},
     w AS MATERIALIZED (
       SELECT a.id, a.seq, f.kind, f.status, a.id IN (SELECT id FROM u) AS in_u,
              ${lexicalScoreOf('f', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('f')} THEN ${cosOf('f')} END` : raw`NULL::float8`} AS cosine
-        FROM around a JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = a.id),
-    ${fusion(p, orgId, qe)}`;
+        FROM around a JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = a.id),
+    ${fusion(p, orgId, qe, source)}`;
 }
 
 /**
@@ -100,12 +102,12 @@ function hybridStatement(
  * and the 4 facts before and after it in the bank's order of writing, ids and `seq` only, through
  * the `(org_id, bank_id, seq)` index).
  */
-function windowCtes(orgId: string, bankId: string, ids: RawBuilder<unknown>): RawBuilder<unknown> {
+function windowCtes(orgId: string, p: Params, source: RawBuilder<unknown>, ids: RawBuilder<unknown>): RawBuilder<unknown> {
   const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq
-      FROM facts f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${bankId}::text AND f.text <> '' AND f.seq ${raw.raw(cmp)} u.seq
+      FROM ${source} f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND ${liveIn('f', p)} AND f.seq ${raw.raw(cmp)} u.seq
      ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
   return raw`u AS MATERIALIZED (
-      SELECT f.id, f.seq FROM (${ids}) x JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+      SELECT f.id, f.seq FROM (${ids}) x JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
     around AS MATERIALIZED (
       SELECT DISTINCT ON (n.id) n.id, n.seq FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n)`;
 }
@@ -115,7 +117,7 @@ function windowCtes(orgId: string, bankId: string, ids: RawBuilder<unknown>): Ra
  * normalisation over U, F, the neighbours' S and relevance, the filters, usefulness, the final
  * score and the rows of the best `limit` facts, in order.
  */
-function fusion(p: Params, orgId: string, qe: number[] | null): RawBuilder<Ranked> {
+function fusion(p: Params, orgId: string, qe: number[] | null, source: RawBuilder<unknown>): RawBuilder<Ranked> {
   const qnorm = normalizeQuery(p.query);
   const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
   const contextSim = qe
@@ -153,16 +155,16 @@ function fusion(p: Params, orgId: string, qe: number[] | null): RawBuilder<Ranke
     scored AS (
       SELECT pool.id, pool.seq, pool.lexical, pool.cosine, pool.relevance, ctx.fact_id IS NOT NULL AS from_context,
              CASE WHEN ctx.fact_id IS NOT NULL THEN ${usefulnessNowOf('ctx')} ELSE ${usefulnessNowOf('f')} END AS use
-        FROM pool JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = pool.id
+        FROM pool JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = pool.id
         LEFT JOIN ctx ON ctx.fact_id = pool.id),
     top AS (
       SELECT r.*, ${final} AS final FROM scored r
        WHERE r.use >= ${p.minUsefulness}::float8
        ORDER BY final DESC, r.seq LIMIT ${p.limit})
     SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
-           f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.embedding,
+           f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.superseded_by, f.valid_from, f.valid_to, f.embedding,
            top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
-      FROM top JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = top.id
+      FROM top JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = top.id
      ORDER BY top.final DESC, top.seq`;
 }
 
@@ -209,7 +211,16 @@ export interface LexicalFound {
  */
 export async function lexicalCandidates(em: EntityManager, orgId: string, p: Params): Promise<LexicalFound> {
   const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
-  const scope = { orgId, bankId: p.bankId, query: p.query, kinds: p.kinds, statuses: p.statuses, ...stats };
+  const scope = {
+    orgId,
+    bankId: p.bankId,
+    query: p.query,
+    kinds: p.kinds,
+    statuses: p.statuses,
+    ...stats,
+    view: p,
+    source: factSource(orgId, p),
+  };
   const [row] = await templateRows(
     em,
     raw<{ ids: string[]; tqs: string[]; idfs: number[] }>`WITH ${lexicalCtes(scope, fusionDepth(p.limit), p.limit)}
@@ -256,15 +267,16 @@ export async function recallHybridHeld(
   const qNormSq = sumOfSquares(qe);
   const sem = semanticTop(bank, semanticIds, qe, qNormSq, fusionDepth(p.limit));
   if (sem === null) return null;
+  const source = factSource(orgId, p);
   const inU = new Set(lexical.ids);
   for (const id of sem) inU.add(id);
   const window = await templateRows(
     em,
     raw<{ id: string; seq: string; in_u: boolean; lexical: number }>`WITH idf AS MATERIALIZED (
         SELECT i.tq::tsquery AS tq, i.idf FROM unnest(${lexical.tqs}::text[], ${lexical.idfs}::float8[]) AS i(tq, idf)),
-      ${windowCtes(orgId, p.bankId, raw`SELECT unnest(${[...inU]}::uuid[]) AS id`)}
+      ${windowCtes(orgId, p, source, raw`SELECT unnest(${[...inU]}::uuid[]) AS id`)}
       SELECT a.id, a.seq::text AS seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical
-        FROM around a JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = a.id`,
+        FROM around a JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = a.id`,
   );
   if (window.length === 0) return [];
   const cosines = window.map((w) => bank.exactCosine(w.id, qe, qNormSq));
@@ -274,8 +286,8 @@ export async function recallHybridHeld(
         SELECT x.id, x.seq, f.kind, f.status, x.in_u, x.lexical, x.cosine
           FROM unnest(${window.map((w) => w.id)}::uuid[], ${window.map((w) => w.seq)}::bigint[], ${window.map((w) => w.in_u)}::bool[],
                       ${window.map((w) => Number(w.lexical))}::float8[], ${cosines}::float8[]) AS x(id, seq, in_u, lexical, cosine)
-          JOIN facts f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
-      ${fusion(p, orgId, qe)}`,
+          JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+      ${fusion(p, orgId, qe, source)}`,
   );
   return rankedFacts(rows, RecallStrategy.HYBRID);
 }

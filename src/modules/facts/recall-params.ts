@@ -1,7 +1,8 @@
+import type { FactView } from './as-of.sql';
 import type { RecallStrategy } from './facts.inputs';
 
-/** A recall request after validation: what the ranking and the candidate bounds work from. */
-export interface RecallParams {
+/** A recall request after validation: what the ranking and the candidate bounds work from (and which facts it sees). */
+export interface RecallParams extends FactView {
   bankId: string;
   query: string;
   queryEmbedding: number[] | null;

@@ -17,6 +17,7 @@ import type { RecallParams as Params } from './recall-params';
 import type { Embedder } from '../embeddings';
 import { fusionDepth, lexicalCandidates, recallHybrid, recallHybridHeld } from './recall-hybrid';
 import { queryVector } from './recall-strategy';
+import { liveIn } from './as-of.sql';
 
 const MAX_QUERY = 2000;
 
@@ -24,7 +25,12 @@ export function validateRecall(input: RecallInput): Params {
   text('input.bankId', input.bankId, 200, { required: true });
   text('input.query', input.query, MAX_QUERY, { required: true });
   if (input.kinds && input.kinds.length > 100) throw badInput('input.kinds', 'input.kinds must have at most 100 entries');
+  const asOf = input.asOf ?? null;
+  if (asOf && asOf.getTime() > Date.now()) throw badInput('input.asOf', 'input.asOf must not be in the future');
+  if (asOf && input.strategy === RecallStrategy.SEMANTIC) throw badInput('input.strategy', 'recall with asOf ranks by LEXICAL or HYBRID');
   return {
+    includeSuperseded: input.includeSuperseded ?? false,
+    asOf,
     bankId: input.bankId,
     query: input.query,
     queryEmbedding: factEmbedding('input.queryEmbedding', input.queryEmbedding),
@@ -36,7 +42,7 @@ export function validateRecall(input: RecallInput): Params {
     kinds: input.kinds?.length ? input.kinds : null,
     statuses: input.statuses?.length ? input.statuses : null,
     // a client's query embedding keeps the ranking of earlier versions unless a strategy is asked for
-    strategy: input.strategy ?? (input.queryEmbedding ? RecallStrategy.SEMANTIC : RecallStrategy.HYBRID),
+    strategy: input.strategy ?? (input.queryEmbedding && !asOf ? RecallStrategy.SEMANTIC : RecallStrategy.HYBRID),
   };
 }
 
@@ -105,6 +111,7 @@ function rankingStatement(orgId: string, p: Params, qe: number[] | null, candida
         .where('f.org_id', '=', orgId)
         .where('f.bank_id', '=', p.bankId)
         .where(raw<boolean>`f.text <> ''`)
+        .where(liveIn('f', p))
         .$if(p.kinds !== null, (q) => q.where('f.kind', '=', raw<string>`any(${p.kinds}::text[])`))
         .$if(p.statuses !== null, (q) => q.where('f.status', '=', raw<string>`any(${p.statuses}::text[])`))
         .$if(candidates !== null, (q) => q.where(among('f'))),
@@ -145,6 +152,8 @@ export async function recall(
   embedder: Embedder | null = null,
 ): Promise<RecalledFact[]> {
   const p = validateRecall(input);
+  // the vector index holds the facts live now: other views are ranked by PostgreSQL alone
+  if (p.includeSuperseded || p.asOf) index = null;
   if (p.strategy === RecallStrategy.LEXICAL) return recallHybrid(em, orgId, p, null, null);
   if (p.strategy === RecallStrategy.HYBRID) return hybrid(em, orgId, p, index, embedder);
   const qe = await queryVector(orgId, p, embedder);

@@ -21,6 +21,7 @@ registerEnumType(RoleEnum, {
 export const CAN = {
   manageKeys: ['ADMIN'],
   analytics: ['ADMIN', 'INTEGRATOR'],
+  erase: ['ADMIN', 'INTEGRATOR'],
   agentWrite: ['ADMIN', 'INTEGRATOR', 'AGENT'],
   feedbackWrite: ['ADMIN', 'INTEGRATOR', 'OPERATOR', 'AGENT'],
 } satisfies Record<string, Role[]>;

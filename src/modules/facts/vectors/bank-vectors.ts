@@ -15,6 +15,10 @@ export interface IndexRow {
   usefulness: number;
   /** last signal, epoch milliseconds */
   t: number | null;
+  /** superseded facts are not held; a validity interval (epoch ms, null: open) is checked at each scan */
+  superseded?: boolean;
+  valid_from_ms?: number | null;
+  valid_to_ms?: number | null;
   /** query contexts: normalized query, query embedding, its sum of squares, usefulness, last signal (ms) */
   contexts: { n: string; e: ArrayLike<number> | null; q: number | null; u: number; t: number | null }[] | null;
 }
@@ -30,6 +34,8 @@ export interface ContextCodes {
 }
 
 export const LIVE = 1;
+/** A live slot whose fact has a validity interval (see `BankVectors.validAt`). */
+export const TIMED = 3;
 
 const NONE = { u8: new Uint8Array(0), i32: new Int32Array(0), f64: new Float64Array(0) };
 
@@ -80,6 +86,8 @@ export class BankVectors {
   private contextCount = 0;
   /** the exact vectors, `EXACT_BLOCK` slots a block; null once a vector was not 32-bit floats */
   private exact: Float32Array[] | null = [];
+  /** the validity intervals of the TIMED slots: [from, to) in epoch ms, NaN when open */
+  private readonly windows = new Map<number, [number, number]>();
   /** facts with text but no usable embedding (PostgreSQL ranks them by text similarity) */
   readonly textOnly = new Set<string>();
   /** buffers of one scan, reused (a scan runs without yielding) */
@@ -154,8 +162,18 @@ export class BankVectors {
     return row.has_text && row.embedding !== null && row.embedding.length === this.dim;
   }
 
-  /** Adds or replaces a fact (removes it when it no longer belongs). */
+  /** Whether the TIMED slot's fact is valid at `ms`. */
+  validAt(slot: number, ms: number): boolean {
+    const w = this.windows.get(slot);
+    return !w || (!(ms < w[0]) && !(ms >= w[1]));
+  }
+
+  /** Adds or replaces a fact (removes it when it no longer belongs; a superseded fact is not held at all). */
   put(row: IndexRow): void {
+    if (row.superseded) {
+      this.remove(row.id);
+      return;
+    }
     if (!this.accepts(row)) {
       this.remove(row.id);
       if (row.has_text) this.textOnly.add(row.id);
@@ -179,7 +197,10 @@ export class BankVectors {
     this.textOnly.delete(row.id);
     this.keepExact(slot, row.embedding!);
     const q = quantize(row.embedding!, Number(row.norm_sq), this.store.codes, slot * this.pdim, this.pdim);
-    this.flags[slot] = LIVE;
+    const timed = (row.valid_from_ms ?? null) !== null || (row.valid_to_ms ?? null) !== null;
+    this.flags[slot] = timed ? TIMED : LIVE;
+    if (timed) this.windows.set(slot, [Number(row.valid_from_ms ?? Number.NaN), Number(row.valid_to_ms ?? Number.NaN)]);
+    else this.windows.delete(slot);
     this.scale[slot] = q.scale;
     this.err[slot] = q.err;
     this.store.scales[slot] = q.scale;
@@ -271,6 +292,7 @@ export class BankVectors {
     this.ids[slot] = null;
     this.contexts[slot] = undefined;
     this.flags[slot] = 0;
+    this.windows.delete(slot);
     // a freed slot never reaches a threshold in a scan
     this.store.uses[slot] = Number.NEGATIVE_INFINITY;
     this.store.scales[slot] = Number.NaN;
@@ -293,6 +315,7 @@ export class BankVectors {
       EMPTY_BANK_BYTES +
       this.flags.length * 85 +
       (this.slotOf.size + this.textOnly.size) * 110 +
+      this.windows.size * 80 +
       this.contextCount * (this.pdim + 150) +
       (this.exact?.length ?? 0) * EXACT_BLOCK * this.dim * 4
     );

@@ -1,7 +1,7 @@
 import type { RecallParams as Params } from '../recall-params';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral } from '../usefulness';
 import type { BankVectors } from './bank-vectors';
-import { LIVE } from './bank-vectors';
+import { LIVE, TIMED } from './bank-vectors';
 import { codeDot, cosineError, quantize } from './kernel';
 
 /** A recall's parameters as the candidate search needs them. */
@@ -55,7 +55,7 @@ export function candidateIds(bank: BankVectors, q: CandidateQuery): string[] | n
 
   /** A cheap upper bound of the fact's final score, or -Infinity when a filter leaves it out. */
   const upper = (i: number, dot: number): number => {
-    if (flags[i] !== LIVE) return -Infinity;
+    if (flags[i] !== LIVE && (flags[i] !== TIMED || !bank.validAt(i, q.nowMs))) return -Infinity;
     if (allowedKind !== null && allowedKind[kind[i]] === 0) return -Infinity;
     if (allowedStatus !== null && allowedStatus[status[i]] === 0) return -Infinity;
     const u = useMax[i] + USE_SLACK;

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { type Row, rows as runRows, sql } from '../../../db/typed-sql';
+import { liveAt } from '../as-of';
 import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from '../fact.rows';
 import { dimensionOf } from '../embedding-dimension';
 import { changeRead } from './change-read';
@@ -94,7 +95,8 @@ export async function rankCandidates(
         r.text !== '' &&
         r.embedding !== null &&
         (!p.kinds || p.kinds.includes(r.kind as string)) &&
-        (!p.statuses || p.statuses.includes(r.status)),
+        (!p.statuses || p.statuses.includes(r.status)) &&
+        liveAt(r, new Date(r.now)),
     )
     .map((stored) => {
       const r: FactRow = { ...stored, embedding: Array.from(decodeFloat8Array(stored.embedding!)) };

@@ -21,6 +21,9 @@ export const indexRows = (orgId: string) =>
       'f.embedding_model as model',
       'f.usefulness',
       raw<number | null>`date_part('epoch', f.last_signal_at) * 1000`.as('t'),
+      raw<boolean>`f.superseded_by IS NOT NULL`.as('superseded'),
+      raw<number | null>`date_part('epoch', f.valid_from) * 1000`.as('valid_from_ms'),
+      raw<number | null>`date_part('epoch', f.valid_to) * 1000`.as('valid_to_ms'),
       raw<{ n: string; e: string | null; q: number | null; u: number; t: number | null }[] | null>`(SELECT json_agg(json_build_object(
           'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq,
           'u', c.usefulness, 't', date_part('epoch', c.last_signal_at) * 1000))

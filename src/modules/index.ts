@@ -12,6 +12,7 @@ import { feedbackEntities, feedbackResolvers } from './feedback';
 import { learningEntities, learningResolvers } from './learning';
 import { memoryEntities, memoryResolvers } from './memory';
 import { orgEntities, orgResolvers } from './orgs';
+import { otlpEntities } from './otlp';
 import { usageEntities, usageResolvers } from './usage';
 import { systemResolvers } from './system';
 
@@ -27,6 +28,7 @@ export const entities = [
   ...learningEntities,
   ...memoryEntities,
   ...usageEntities,
+  ...otlpEntities,
 ];
 
 /** Every resolver of the schema; each module lists its own in its index.ts. */

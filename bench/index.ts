@@ -19,6 +19,7 @@ import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
 import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
+import { OTLP_ID, otlpMarkdown, runOtlp } from './otlp';
 import { QUALITY_ID, runQuality } from './quality';
 import { qualityTable, type QualityResult } from './quality-score';
 
@@ -161,6 +162,13 @@ async function main(): Promise<void> {
     if (args.only.length && args.only.every((id) => id === QUALITY_ID)) {
       // the quality scenario writes its own banks: no seeding, no load
       writeResults({ date: new Date().toISOString(), args, node: process.version, quality: await quality() });
+      return;
+    }
+    if (args.only.length && args.only.every((id) => id === OTLP_ID)) {
+      // the OTLP ingest writes its own episodes: no seeding
+      const otlp = await runOtlp({ baseUrl: `http://127.0.0.1:${gql.port}`, token, databaseUrl: db.url, stats: () => gql.stats() });
+      writeResults({ date: new Date().toISOString(), args, node: process.version, otlp });
+      console.log('\n' + otlpMarkdown(otlp));
       return;
     }
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };

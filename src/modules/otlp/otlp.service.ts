@@ -37,15 +37,18 @@ async function lockTraces(tx: EntityManager, orgId: string, traces: string[]): P
   );
 }
 
-/** Stores the spans not yet stored of open (or new) traces; returns the traces that gained a span, and what was not stored. */
+/**
+ * Stores the spans not yet stored of open (or new) traces; returns the traces that gained a span
+ * (`fresh`: those this export opened, which had no span and no episode before), and what was not stored.
+ */
 async function storeSpans(
   tx: EntityManager,
   orgId: string,
   spans: { trace_id: string; span_id: string; record: SpanRecord }[],
-): Promise<{ changed: string[]; stored: number; late: number }> {
+): Promise<{ changed: string[]; fresh: string[]; stored: number; late: number }> {
   const [row] = await templateRows(
     tx,
-    raw<{ changed: string[]; stored: number; late: number }>`WITH x AS (
+    raw<{ changed: string[]; fresh: string[]; stored: number; late: number }>`WITH x AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) AS x(trace_id text, span_id text, record jsonb)
       ), closed AS (
         SELECT DISTINCT m.trace_id FROM otlp_episodes m
@@ -59,9 +62,9 @@ async function storeSpans(
         INSERT INTO otlp_traces (org_id, trace_id, last_span_at)
         SELECT DISTINCT ${orgId}::uuid, trace_id, now() FROM ins
         ON CONFLICT (org_id, trace_id) DO UPDATE SET last_span_at = excluded.last_span_at
-        RETURNING trace_id
+        RETURNING trace_id, xmax = 0 AS fresh
       )
-      SELECT array(SELECT trace_id FROM opened) AS changed, (SELECT count(*) FROM ins)::int AS stored,
+      SELECT array(SELECT trace_id FROM opened) AS changed, array(SELECT trace_id FROM opened WHERE fresh) AS fresh, (SELECT count(*) FROM ins)::int AS stored,
         (SELECT count(*) FROM x WHERE trace_id IN (SELECT trace_id FROM closed))::int AS late`,
   );
   return row;
@@ -148,18 +151,30 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
   if (genAi.length === 0) return { stored: 0, repeated: 0, ignored, late: 0, episodes: 0 };
   return em.transactional(async (tx) => {
     await lockTraces(tx, orgId, [...new Set(genAi.map((s) => s.trace_id))]);
-    const { changed, stored, late } = await storeSpans(tx, orgId, genAi);
+    const { changed, fresh, stored, late } = await storeSpans(tx, orgId, genAi);
     const result = { stored, repeated: genAi.length - stored - late, ignored, late, episodes: 0 };
     if (changed.length === 0) return result;
-    const known = await templateRows(
-      tx,
-      raw<{ trace_id: string; record: SpanRecord }>`SELECT trace_id, record FROM otlp_spans WHERE org_id = ${orgId}::uuid AND trace_id = ANY(${changed}::text[])`,
-    );
-    const anchors = await templateRows(
-      tx,
-      raw<{ trace_id: string; anchor: string; episode_id: string }>`SELECT trace_id, anchor, episode_id FROM otlp_episodes
-        WHERE org_id = ${orgId}::uuid AND trace_id = ANY(${changed}::text[])`,
-    );
+    // a trace this export opened is all here; the others are read back whole, with their episodes
+    const opened = new Set(fresh);
+    const older = changed.filter((t) => !opened.has(t));
+    const known = genAi.filter((s) => opened.has(s.trace_id));
+    const anchors: { trace_id: string; anchor: string; episode_id: string }[] = [];
+    if (older.length > 0) {
+      known.push(
+        ...(await templateRows(
+          tx,
+          raw<{ trace_id: string; span_id: string; record: SpanRecord }>`SELECT trace_id, span_id, record FROM otlp_spans
+            WHERE org_id = ${orgId}::uuid AND trace_id = ANY(${older}::text[])`,
+        )),
+      );
+      anchors.push(
+        ...(await templateRows(
+          tx,
+          raw<{ trace_id: string; anchor: string; episode_id: string }>`SELECT trace_id, anchor, episode_id FROM otlp_episodes
+            WHERE org_id = ${orgId}::uuid AND trace_id = ANY(${older}::text[])`,
+        )),
+      );
+    }
     const idOf = new Map(anchors.map((a) => [`${a.trace_id}/${a.anchor}`, a.episode_id]));
     const byTrace = new Map<string, SpanRecord[]>();
     for (const k of known) {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
-import { templateRows } from '../../db/typed-sql';
+import { boundTemplateRows, templateRows } from '../../db/typed-sql';
 import { segmentTerms } from '../shared';
 import { buildEpisodes, type EpisodeDraft } from './episode-build';
 import { isGenAi, type SpanRecord, spanRecord } from './genai';
@@ -46,7 +46,7 @@ async function storeSpans(
   orgId: string,
   spans: { trace_id: string; span_id: string; record: SpanRecord }[],
 ): Promise<{ changed: string[]; fresh: string[]; stored: number; late: number }> {
-  const [row] = await templateRows(
+  const [row] = await boundTemplateRows(
     tx,
     raw<{ changed: string[]; fresh: string[]; stored: number; late: number }>`WITH x AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) AS x(trace_id text, span_id text, record jsonb)
@@ -86,7 +86,7 @@ async function writeEpisodes(tx: EntityManager, orgId: string, drafts: (EpisodeD
     ended_at: new Date(Math.min(Date.parse(d.endedAt), now + FUTURE_MS)).toISOString(),
     metadata: d.metadata,
   }));
-  return templateRows(
+  return boundTemplateRows(
     tx,
     raw<{ id: string }>`WITH d AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS d(id uuid, is_new boolean, trace_id text, anchor text,
@@ -125,7 +125,7 @@ async function insertSegments(tx: EntityManager, orgId: string, drafts: { id: st
     })),
   );
   if (values.length === 0) return;
-  await templateRows(
+  await boundTemplateRows(
     tx,
     raw`INSERT INTO episode_segments (id, org_id, episode_id, seq, role, content, token_estimate, created_at, terms)
         SELECT gen_random_uuid(), ${orgId}::uuid, x.e, x.seq, x.role, x.content, x.tokens, x.at, array_to_tsvector(x.terms)

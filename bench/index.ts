@@ -19,6 +19,7 @@ import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
 import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
+import { OTLP_ID, otlpMarkdown, runOtlp } from './otlp';
 import { QUALITY_ID, runQuality } from './quality';
 import { ERASURE_ID, runErasure } from './erasure';
 import { qualityTable, type QualityResult } from './quality-score';
@@ -193,6 +194,13 @@ async function main(): Promise<void> {
       });
       writeResults({ date: new Date().toISOString(), args, node: process.version, erasure });
       console.log(JSON.stringify(erasure, null, 2));
+      return;
+    }
+    if (args.only.length && args.only.every((id) => id === OTLP_ID)) {
+      // the OTLP ingest writes its own episodes: no seeding
+      const otlp = await runOtlp({ baseUrl: `http://127.0.0.1:${gql.port}`, token, databaseUrl: db.url, stats: () => gql.stats() });
+      writeResults({ date: new Date().toISOString(), args, node: process.version, otlp });
+      console.log('\n' + otlpMarkdown(otlp));
       return;
     }
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };

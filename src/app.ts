@@ -12,6 +12,7 @@ import { createEmbedder, type Embedder, embeddingMetrics, Reembedder } from './m
 import { FactIndex } from './modules/facts';
 import { CandidateCache } from './modules/memory';
 import { ensureFirstOrganization, type FirstStart, KeyCache } from './modules/orgs';
+import { closeIdleTraces } from './modules/otlp';
 import { writeDefaultQuotas } from './modules/usage';
 
 export interface Database {
@@ -102,6 +103,13 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       5 * 60_000,
     );
     pruning.unref();
+    // OTLP traces with no new span for the trace window are closed: their kept spans are deleted
+    const closing = setInterval(
+      () =>
+        void closeIdleTraces(db.orm.em.fork(), config.otlp.traceWindowMinutes).catch((err) => log.warn({ err }, 'closing idle traces failed')),
+      60_000,
+    );
+    closing.unref();
     // vectors of another model than the server's are embedded again in the background (README: Embeddings)
     const reembedder = new Reembedder(db.orm.config.get('clientUrl'), embedder, embeddingMetrics(embedder), log);
     let retry: NodeJS.Timeout | undefined;
@@ -132,6 +140,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       stop: () =>
         (stopping ??= (async () => {
           clearInterval(pruning);
+          clearInterval(closing);
           clearTimeout(retry);
           reembedder.stop();
           for (const [step, run] of [

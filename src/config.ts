@@ -126,6 +126,13 @@ export interface Config {
   /** heap the memoryContext candidate cache may hold, in MiB (0: no cache) */
   memoryCacheMaxMb: number;
   embeddings: EmbeddingSettings;
+  /** OTLP trace ingest (README: OpenTelemetry) */
+  otlp: {
+    /** bytes an export may have, compressed and decompressed (OTLP_MAX_BODY_BYTES) */
+    maxBodyBytes: number;
+    /** a trace's spans are kept this long after its last span arrived; later spans of it are ignored (OTLP_TRACE_WINDOW_MINUTES) */
+    traceWindowMinutes: number;
+  };
 }
 
 export class ConfigError extends Error {
@@ -308,5 +315,9 @@ export function loadConfig(env: Env = process.env): Config {
     metricsHost: str(env, 'METRICS_HOST') ?? '127.0.0.1',
     memoryCacheMaxMb: int(env, 'MEMORY_CACHE_MAX_MB', 256, 0, 1_048_576),
     embeddings: embeddings(env),
+    otlp: {
+      maxBodyBytes: int(env, 'OTLP_MAX_BODY_BYTES', 16 * 1024 * 1024, 1024, 1024 * 1024 * 1024),
+      traceWindowMinutes: int(env, 'OTLP_TRACE_WINDOW_MINUTES', 60, 1, 7 * 24 * 60),
+    },
   };
 }

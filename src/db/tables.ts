@@ -335,6 +335,26 @@ export interface OrganizationsTable {
   name_skeleton: string | null;
 }
 
+export interface OtlpEpisodesTable {
+  org_id: string;
+  trace_id: string;
+  anchor: string;
+  episode_id: string;
+}
+
+export interface OtlpSpansTable {
+  org_id: string;
+  trace_id: string;
+  span_id: string;
+  record: Json;
+}
+
+export interface OtlpTracesTable {
+  org_id: string;
+  trace_id: string;
+  last_span_at: Generated<Timestamp>;
+}
+
 /** Every table, by name. */
 export interface Tables {
   api_keys: ApiKeysTable;
@@ -360,4 +380,7 @@ export interface Tables {
   org_quotas: OrgQuotasTable;
   org_usage: OrgUsageTable;
   organizations: OrganizationsTable;
+  otlp_episodes: OtlpEpisodesTable;
+  otlp_spans: OtlpSpansTable;
+  otlp_traces: OtlpTracesTable;
 }

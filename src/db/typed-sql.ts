@@ -51,6 +51,29 @@ export async function templateRows<R>(em: EntityManager, statement: RawBuilder<R
 }
 
 /**
+ * `templateRows` with the values sent to PostgreSQL as bound parameters instead of quoted into the
+ * text, for statements that carry a large document (a JSON array of hundreds of rows): the
+ * EntityManager's `execute` escapes every value into the statement's text character by character,
+ * which for a megabyte of JSON costs more CPU than the statement. Runs in the EntityManager's
+ * transaction, if it is in one, and is logged as `execute` would log it.
+ */
+export async function boundTemplateRows<R>(em: EntityManager, statement: RawBuilder<R>): Promise<R[]> {
+  const { text, params } = toDriverText({ compile: () => statement.compile(sql) });
+  const trx = em.getTransactionContext();
+  const logger = em.config.getLogger();
+  const started = Date.now();
+  try {
+    const query = em.getKnex().raw(text, params as never);
+    const result = (await (trx ? query.transacting(trx as never) : query)) as { rows: R[] };
+    logger.logQuery({ query: text, params, took: Date.now() - started, results: result.rows.length, level: 'info' });
+    return result.rows;
+  } catch (e) {
+    logger.logQuery({ query: text, params, took: Date.now() - started, level: 'error' });
+    throw em.getDriver().convertException(e as Error);
+  }
+}
+
+/**
  * The rows of a read statement built with `sql` whose text depends only on code (every value
  * bound, no list of values written out), as a named prepared statement: see `runNamed`.
  */

@@ -5,7 +5,7 @@ import { newRequestId, runInRequestScope, type RequestScope } from '../core/requ
 import type { Logger } from '../core/logger';
 import type { Metrics } from './metrics';
 
-const ROUTES = new Set(['/graphql', '/healthz', '/readyz', '/metrics']);
+const ROUTES = new Set(['/graphql', '/healthz', '/readyz', '/metrics', '/v1/traces']);
 /** Codes that say the service, not the caller, failed. */
 const SERVER_FAULTS = new Set(['INTERNAL_SERVER_ERROR', 'SERVICE_UNAVAILABLE']);
 

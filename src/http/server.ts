@@ -31,6 +31,7 @@ import { Budgets, budgetStore, type OverBudget } from './budgets';
 import { Metrics } from './metrics';
 import { mountMetrics } from './metrics-endpoint';
 import { operationPlugin } from './operation-plugin';
+import { otlpTraces } from './otlp-route';
 import { logRequest, requestLog } from './request-log';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
@@ -211,6 +212,10 @@ export async function startHttpServer(services: Services, port: number, host?: s
       serveGraphql(apollo, req, res, req.body, () => graphqlContext(req, res, requestBytes(req))).catch(next);
     },
   );
+
+  // OpenTelemetry trace exports (./otlp-route.ts)
+  const traces = otlpTraces(services, budgets, door, metrics);
+  app.post('/v1/traces', door.middleware, (req: Request, res: Response, next: NextFunction) => traces(req, res, next));
 
   // failures outside GraphQL (a body too large or not JSON, an unexpected fault) in the GraphQL error shape
   const httpFailure = (err: { status?: number; message?: string }) => {

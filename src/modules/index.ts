@@ -13,6 +13,7 @@ import { feedbackEntities, feedbackResolvers } from './feedback';
 import { learningEntities, learningResolvers } from './learning';
 import { memoryEntities, memoryResolvers } from './memory';
 import { orgEntities, orgResolvers } from './orgs';
+import { otlpEntities } from './otlp';
 import { usageEntities, usageResolvers } from './usage';
 import { systemResolvers } from './system';
 import { traceEntities, traceResolvers } from './traces';
@@ -31,6 +32,7 @@ export const entities = [
   ...usageEntities,
   ...traceEntities,
   ...erasureEntities,
+  ...otlpEntities,
 ];
 
 /** Every resolver of the schema; each module lists its own in its index.ts. */

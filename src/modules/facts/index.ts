@@ -1,3 +1,4 @@
+import { FactDetailResolver } from './fact-detail.resolver';
 import { Fact as FactEntity } from './fact.entity';
 import { FactsResolver } from './facts.resolver';
 import { RecallResolver } from './recall.resolver';
@@ -9,7 +10,7 @@ import {
 import { SignalsResolver } from './signals.resolver';
 
 export const factEntities = [FactEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
-export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver];
+export const factResolvers = [FactsResolver, SignalsResolver, RecallResolver, FactDetailResolver];
 
 export { FactIndex } from './vectors/fact-index';
 

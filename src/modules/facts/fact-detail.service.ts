@@ -1,0 +1,89 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql as raw } from 'kysely';
+import { limit } from '../../core/validate';
+import { rows, sql } from '../../db/typed-sql';
+import { FactBank, FactQueryContextRecord, FactSignalRecord } from './fact-detail.type';
+import type { SignalType } from './facts.inputs';
+import { applySignal, NEUTRAL, usefulnessAt } from './usefulness';
+
+const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
+
+/** The organization's banks with their fact counts, the largest first (an index-only count per bank). */
+export async function factBanks(em: EntityManager, orgId: string, first: number | null | undefined): Promise<FactBank[]> {
+  const n = limit(first, 100, 1000, 'first');
+  const found = await rows(
+    em,
+    sql
+      .selectFrom('facts as f')
+      .select(['f.bank_id', raw<number>`count(*)::int`.as('facts'), raw<Date>`max(f.created_at)`.as('last_fact_at')])
+      .where('f.org_id', '=', orgId)
+      .groupBy('f.bank_id')
+      .orderBy(raw`count(*)`, 'desc')
+      .orderBy('f.bank_id')
+      .limit(n),
+  );
+  return found.map((r) => Object.assign(new FactBank(), { bankId: r.bank_id, facts: Number(r.facts), lastFactAt: date(r.last_fact_at) }));
+}
+
+/**
+ * The newest `limit` signals of a fact, oldest first, each with the global usefulness after it: all
+ * of the fact's signals are replayed from 0.5 in order (the same steps submitSignals takes).
+ */
+export async function factSignals(em: EntityManager, orgId: string, factId: string, max: number | null | undefined) {
+  const n = limit(max, 100, 1000);
+  const found = await rows(
+    em,
+    sql
+      .selectFrom('fact_signals as s')
+      .select(['s.id', 's.signal_type', 's.confidence', 's.delta', 's.query', 's.context', 's.created_at'])
+      .where('s.org_id', '=', orgId)
+      .where('s.fact_id', '=', factId)
+      .orderBy('s.created_at')
+      .orderBy('s.id'),
+  );
+  let score = NEUTRAL;
+  let last: Date | null = null;
+  const all = found.map((r) => {
+    const at = date(r.created_at);
+    score = applySignal(score, last ? (at.getTime() - last.getTime()) / 86_400_000 : 0, Number(r.delta));
+    last = at;
+    return Object.assign(new FactSignalRecord(), {
+      id: r.id,
+      signalType: r.signal_type as SignalType,
+      confidence: Number(r.confidence),
+      delta: Number(r.delta),
+      query: r.query,
+      context: r.context,
+      createdAt: at,
+      usefulnessAfter: score,
+    });
+  });
+  return all.slice(-n);
+}
+
+/** A fact's query contexts, the most signalled first. */
+export async function factQueryContexts(em: EntityManager, orgId: string, factId: string, max: number | null | undefined) {
+  const n = limit(max, 20, 100);
+  const found = await rows(
+    em,
+    sql
+      .selectFrom('fact_query_contexts as c')
+      .select(['c.query', 'c.usefulness', 'c.signal_count', 'c.last_signal_at', raw<boolean>`c.query_embedding IS NOT NULL`.as('embedded')])
+      .where('c.org_id', '=', orgId)
+      .where('c.fact_id', '=', factId)
+      .orderBy('c.signal_count', 'desc')
+      .orderBy('c.query')
+      .limit(n),
+  );
+  const now = new Date();
+  return found.map((r) => {
+    const lastSignalAt = r.last_signal_at === null ? null : date(r.last_signal_at);
+    return Object.assign(new FactQueryContextRecord(), {
+      query: r.query,
+      usefulness: usefulnessAt(Number(r.usefulness), lastSignalAt, now),
+      signalCount: Number(r.signal_count),
+      lastSignalAt,
+      embedded: Boolean(r.embedded),
+    });
+  });
+}

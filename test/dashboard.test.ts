@@ -87,7 +87,7 @@ describe('the dashboard in a browser', () => {
     await signIn(page, origin(), viewer);
     expect(await page.textContent('[data-testid=role]')).toBe('VIEWER');
     const tabs = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('data-tab')));
-    expect(tabs).toEqual(['live', 'episodes', 'facts', 'memory', 'canvas']);
+    expect(tabs).toEqual(['live', 'episodes', 'facts', 'recall', 'console', 'memory', 'canvas']);
     await page.goto(`${origin()}/#/memory`);
     await page.waitForSelector('[data-testid=memory-summary]');
     expect(await page.$('[data-testid=forget-preview]')).toBeNull();

@@ -29,6 +29,8 @@ let kept: { agentId: string; sessionId: string; query: string; budget: string; m
   mode: 'FOVEATED',
 };
 
+let keptRuns: { run: Run | null; previous: Run | null } = { run: null, previous: null };
+
 function why(l: Context['leftOut'][number]): string {
   const zone = l.zone ? ` (${l.zone.toLowerCase()} zone` : '';
   if (l.reason === 'DID_NOT_FIT') return `${REASONS[l.reason]}${zone}: ${l.tokenEstimate} tokens, ${l.tokensLeft} left)`;
@@ -39,8 +41,9 @@ function why(l: Context['leftOut'][number]): string {
 export function ConsoleView({ apiKey }: ViewProps) {
   const [form, setForm] = useState(kept);
   kept = form;
-  const [run, setRun] = useState<Run | null>(null);
-  const [previous, setPrevious] = useState<Run | null>(null);
+  const [run, setRun] = useState<Run | null>(keptRuns.run);
+  const [previous, setPrevious] = useState<Run | null>(keptRuns.previous);
+  keptRuns = { run, previous };
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
 
@@ -89,7 +92,10 @@ export function ConsoleView({ apiKey }: ViewProps) {
   return (
     <section data-testid="memory-console">
       <h2>Memory Console</h2>
-      <p class="hint">What memoryContext gives an agent for a question: the memories in prompt order, the zone of the budget each came from, and what was left out.</p>
+      <p class="hint">
+        What memoryContext gives an agent for a question: the memories in prompt order, the zone of the budget each came from, and what was
+        left out.
+      </p>
       <form class="filters" onSubmit={submit} data-testid="console-form">
         <input {...field('agentId')} placeholder="agent" />
         <input {...field('sessionId')} placeholder="session (optional)" />
@@ -103,7 +109,7 @@ export function ConsoleView({ apiKey }: ViewProps) {
       </form>
       <div class="modes" role="radiogroup" aria-label="mode" data-testid="console-modes">
         {MODES.map(([mode, label]) => (
-          <label title={label} class={form.mode === mode ? 'active' : ''}>
+          <label title={label} data-mode={mode} class={form.mode === mode ? 'active' : ''}>
             <input type="radio" name="mode" value={mode} checked={form.mode === mode} onChange={() => pickMode(mode)} /> {mode}
           </label>
         ))}
@@ -118,7 +124,8 @@ export function ConsoleView({ apiKey }: ViewProps) {
         <>
           <p data-testid="console-totals" data-tokens={c.tokenEstimate} data-budget={budget}>
             {c.policy}: {c.memoriesSelected} memories selected of {c.candidatesConsidered} candidates considered;{' '}
-            <strong>{c.tokenEstimate}</strong> tokens of a budget of {budget} ({budget > 0 ? ((100 * c.tokenEstimate) / budget).toFixed(0) : '–'} %).
+            <strong>{c.tokenEstimate}</strong> tokens of a budget of {budget} (
+            {budget > 0 ? ((100 * c.tokenEstimate) / budget).toFixed(0) : '–'} %).
             {before && (
               <span data-testid="console-diff">
                 {' '}
@@ -179,7 +186,9 @@ export function ConsoleView({ apiKey }: ViewProps) {
               </table>
             </>
           )}
-          <h3>Left out ({c.candidatesConsidered - c.memoriesSelected}; the first {c.leftOut.length} shown)</h3>
+          <h3>
+            Left out ({c.candidatesConsidered - c.memoriesSelected}; the first {c.leftOut.length} shown)
+          </h3>
           {c.leftOut.length === 0 ? (
             <p class="empty">Every candidate was selected.</p>
           ) : (

@@ -1,7 +1,14 @@
 import { useState } from 'preact/hooks';
 import { ChartBox } from '../chart';
 import { num, when } from '../format';
-import { DashFactBanksDocument, DashFactDocument, DashFactSearchDocument, type FactFilter, type FactOrder, type FactStatus } from '../generated/graphql';
+import {
+  DashFactBanksDocument,
+  DashFactDocument,
+  DashFactSearchDocument,
+  type FactFilter,
+  type FactOrder,
+  type FactStatus,
+} from '../generated/graphql';
 import { useQuery } from '../hooks';
 import type { ViewProps } from '../access';
 import { Status } from './status';
@@ -95,7 +102,8 @@ export function FactExplorer({ apiKey }: ViewProps) {
           ))}
         </select>
         <label>
-          usefulness <input name="min" value={draft.min} onInput={set('min')} type="number" step="0.05" placeholder="min" style="width: 5em" />
+          usefulness{' '}
+          <input name="min" value={draft.min} onInput={set('min')} type="number" step="0.05" placeholder="min" style="width: 5em" />
           –<input name="max" value={draft.max} onInput={set('max')} type="number" step="0.05" placeholder="max" style="width: 5em" />
         </label>
         <select name="orderBy" onChange={set('orderBy')} title="order">

@@ -1,26 +1,33 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { limit } from '../../core/validate';
-import { rows, sql } from '../../db/typed-sql';
+import { rows, sql, templateRows } from '../../db/typed-sql';
 import { FactBank, FactQueryContextRecord, FactSignalRecord } from './fact-detail.type';
 import type { SignalType } from './facts.inputs';
 import { applySignal, NEUTRAL, usefulnessAt } from './usefulness';
 
 const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 
-/** The organization's banks with their fact counts, the largest first (an index-only count per bank). */
+/**
+ * The organization's banks with their fact counts, the largest first. The banks are found by
+ * skipping through the index on (org_id, bank_id) one bank at a time, and each is counted by an
+ * index-only scan of its own range: a plain GROUP BY is planned as a scan of the whole table, several
+ * times slower at 100,000 facts.
+ */
 export async function factBanks(em: EntityManager, orgId: string, first: number | null | undefined): Promise<FactBank[]> {
   const n = limit(first, 100, 1000, 'first');
-  const found = await rows(
+  const found = await templateRows<{ bank_id: string; facts: number; last_fact_at: Date | string }>(
     em,
-    sql
-      .selectFrom('facts as f')
-      .select(['f.bank_id', raw<number>`count(*)::int`.as('facts'), raw<Date>`max(f.created_at)`.as('last_fact_at')])
-      .where('f.org_id', '=', orgId)
-      .groupBy('f.bank_id')
-      .orderBy(raw`count(*)`, 'desc')
-      .orderBy('f.bank_id')
-      .limit(n),
+    raw`WITH RECURSIVE b AS (
+        SELECT min(f.bank_id) AS bank_id FROM facts f WHERE f.org_id = ${orgId}
+        UNION ALL
+        SELECT (SELECT min(f.bank_id) FROM facts f WHERE f.org_id = ${orgId} AND f.bank_id > b.bank_id) FROM b WHERE b.bank_id IS NOT NULL)
+      SELECT b.bank_id, c.facts, c.last_fact_at
+        FROM b CROSS JOIN LATERAL (
+          SELECT count(*)::int AS facts, max(f.created_at) AS last_fact_at FROM facts f WHERE f.org_id = ${orgId} AND f.bank_id = b.bank_id) c
+       WHERE b.bank_id IS NOT NULL
+       ORDER BY c.facts DESC, b.bank_id
+       LIMIT ${n}`,
   );
   return found.map((r) => Object.assign(new FactBank(), { bankId: r.bank_id, facts: Number(r.facts), lastFactAt: date(r.last_fact_at) }));
 }
@@ -39,7 +46,8 @@ export async function factSignals(em: EntityManager, orgId: string, factId: stri
       .where('s.org_id', '=', orgId)
       .where('s.fact_id', '=', factId)
       .orderBy('s.created_at')
-      .orderBy('s.id'),
+      // one batch shares its time; the log is append-only, so a batch's rows lie in the order they were given
+      .orderBy(raw`s.ctid`),
   );
   let score = NEUTRAL;
   let last: Date | null = null;

@@ -350,6 +350,24 @@ describe('the recall playground', () => {
   });
 });
 
+describe('memory traces on the episode timeline', () => {
+  it('shows the turns and no traces section while the server keeps no traces, asking only the schema whether it does', async () => {
+    const [{ id }] = await s.app.db.orm.em
+      .fork()
+      .execute<{ id: string }[]>(`SELECT id FROM episodes WHERE org_id = ? AND agent_id = 'console-agent'`, [org.orgId]);
+    const { page, operations } = await signedIn(org.token, `episodes/${id}`);
+    await page.waitForSelector('[data-testid=segments] li');
+    await expect.poll(() => operations.includes('DashTraceSchema')).toBe(true);
+    // the schema's answer reaches the page; a server with traces would be asked for them next
+    await page.waitForTimeout(500);
+    expect(operations).not.toContain('DashMemoryTrace');
+    expect(await page.$('[data-testid=untied-traces]')).toBeNull();
+    expect(await page.$('[data-testid=memory-trace]')).toBeNull();
+    expect(await page.$('[data-testid=episode-detail] .error')).toBeNull();
+    await page.context().close();
+  });
+});
+
 describe('roles', () => {
   it('lets a VIEWER use the console, the explorer and the playground, and asks nothing ADMIN-only for it', async () => {
     const { page, operations } = await signedIn(viewer, 'console');
@@ -367,7 +385,16 @@ describe('roles', () => {
     await page.waitForSelector('[data-testid=recall-results] tbody tr');
     expect(await page.$('.error')).toBeNull();
     // the views' own operations, all readable by every role; no ADMIN-only query or mutation
-    const views = new Set(['DashViewer', 'DashRecentFeedback', 'DashMemoryContext', 'DashFactBanks', 'DashFactSearch', 'DashFacts', 'DashFact', 'DashRecall']);
+    const views = new Set([
+      'DashViewer',
+      'DashRecentFeedback',
+      'DashMemoryContext',
+      'DashFactBanks',
+      'DashFactSearch',
+      'DashFacts',
+      'DashFact',
+      'DashRecall',
+    ]);
     expect(operations.filter((o) => !views.has(o))).toEqual([]);
     await page.context().close();
   });

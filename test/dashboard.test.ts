@@ -227,6 +227,7 @@ describe('the dashboard in a browser', () => {
 
   it('shows facts and canvas insights as the API returns them', async () => {
     const { page, cspViolations } = await adminPage('facts');
+    await page.click('[data-testid=facts-overview] summary');
     await page.waitForSelector('[data-chart=usefulness] canvas');
     const { facts } = await gqlOk(s.url, FactUsefulnessDocument, { first: 100 }, admin);
     expect(facts.edges).toHaveLength(SEEDED_FACTS);

@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { ChartBox } from '../chart';
 import { num, when } from '../format';
 import { DashFactsDocument, type DashFactsQuery } from '../generated/graphql';
@@ -67,8 +68,19 @@ export function FactsView(props: ViewProps) {
     <section>
       <h2>Facts</h2>
       <FactExplorer {...props} />
-      <FactsOverview {...props} />
+      <Overview {...props} />
     </section>
+  );
+}
+
+/** The overview reads the newest 500 facts: only when opened, so the explorer alone answers first. */
+function Overview(props: ViewProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details data-testid="facts-overview" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Usefulness of the newest facts</summary>
+      {open && <FactsOverview {...props} />}
+    </details>
   );
 }
 
@@ -80,7 +92,6 @@ function FactsOverview({ apiKey }: ViewProps) {
   const bins = usefulnessHistogram(facts);
   return (
     <div>
-      <h3>Usefulness of the newest facts</h3>
       <Status q={q} />
       {q.data && (
         <>

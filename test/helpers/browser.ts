@@ -59,4 +59,4 @@ export async function signIn(page: Page, origin: string, token: string): Promise
 }
 
 /** A screenshot of what the viewport shows, kept in docs/screenshots/ for the manual (JPEG, small). */
-export const shootDocs = (page: Page, name: string) => page.screenshot({ path: join(docsShots, `${name}.jpg`), type: 'jpeg', quality: 60 });
+export const shootDocs = (page: Page, name: string) => page.screenshot({ path: join(docsShots, `${name}.jpg`), type: 'jpeg', quality: 50 });

@@ -87,7 +87,7 @@ describe('the dashboard in a browser', () => {
     await signIn(page, origin(), viewer);
     expect(await page.textContent('[data-testid=role]')).toBe('VIEWER');
     const tabs = await page.$$eval('nav a', (as) => as.map((a) => a.getAttribute('data-tab')));
-    expect(tabs).toEqual(['live', 'episodes', 'facts', 'memory', 'canvas']);
+    expect(tabs).toEqual(['live', 'episodes', 'facts', 'recall', 'console', 'memory', 'canvas']);
     await page.goto(`${origin()}/#/memory`);
     await page.waitForSelector('[data-testid=memory-summary]');
     expect(await page.$('[data-testid=forget-preview]')).toBeNull();
@@ -227,6 +227,7 @@ describe('the dashboard in a browser', () => {
 
   it('shows facts and canvas insights as the API returns them', async () => {
     const { page, cspViolations } = await adminPage('facts');
+    await page.click('[data-testid=facts-overview] summary');
     await page.waitForSelector('[data-chart=usefulness] canvas');
     const { facts } = await gqlOk(s.url, FactUsefulnessDocument, { first: 100 }, admin);
     expect(facts.edges).toHaveLength(SEEDED_FACTS);

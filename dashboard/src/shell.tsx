@@ -3,17 +3,22 @@ import type { Role } from './generated/graphql';
 import { canSeeLearning } from './access';
 import type { LiveFeed } from './live';
 import { CanvasView } from './views/canvas';
+import { ConsoleView } from './views/console';
 import { EpisodeDetail, EpisodesView } from './views/episodes';
+import { FactDetail } from './views/fact-explorer';
 import { FactsView } from './views/facts';
 import { LearningView } from './views/learning';
 import { LiveView } from './views/live';
 import { MemoryView } from './views/memory';
+import { RecallView } from './views/recall';
 
 const tabs: { id: string; label: string; visible(role: Role): boolean }[] = [
   { id: 'live', label: 'Live feedback', visible: () => true },
   { id: 'episodes', label: 'Episodes', visible: () => true },
   { id: 'learning', label: 'Learning', visible: canSeeLearning },
   { id: 'facts', label: 'Facts', visible: () => true },
+  { id: 'recall', label: 'Recall', visible: () => true },
+  { id: 'console', label: 'Console', visible: () => true },
   { id: 'memory', label: 'Memory', visible: () => true },
   { id: 'canvas', label: 'Canvas', visible: () => true },
 ];
@@ -84,7 +89,15 @@ export function Shell(p: {
         ) : tab === 'learning' ? (
           <LearningView {...view} />
         ) : tab === 'facts' ? (
-          <FactsView {...view} />
+          arg ? (
+            <FactDetail {...view} id={arg} />
+          ) : (
+            <FactsView {...view} />
+          )
+        ) : tab === 'recall' ? (
+          <RecallView {...view} />
+        ) : tab === 'console' ? (
+          <ConsoleView {...view} />
         ) : tab === 'memory' ? (
           <MemoryView {...view} />
         ) : (

@@ -1,15 +1,20 @@
 import { badInput } from './errors';
 import { isUuid } from './ids';
 
-/** A keyset position: the sort time (UTC, microseconds) and the id that breaks ties. */
+/**
+ * A keyset position: the sort time (UTC, microseconds) and the id that breaks ties; an order by a
+ * score adds the score, the time then being the moment the scores were read at.
+ */
 export interface CursorPosition {
   sortValue: string;
   id: string;
+  score?: number;
 }
 
 /** Opaque cursor for keyset pagination (never an offset). */
 export function encodeCursor(p: CursorPosition): string {
-  return Buffer.from(JSON.stringify([p.sortValue, p.id]), 'utf8').toString('base64url');
+  const v = p.score === undefined ? [p.sortValue, p.id] : [p.sortValue, p.id, p.score];
+  return Buffer.from(JSON.stringify(v), 'utf8').toString('base64url');
 }
 
 // the sort key exactly as the keyset statement writes it (`timeSortKey`), years 1..9999
@@ -35,6 +40,8 @@ export function decodeCursor(cursor: string, field = 'after'): CursorPosition {
   }
   if (Array.isArray(v) && v.length === 2 && isSortTime(v[0]) && typeof v[1] === 'string' && isUuid(v[1]))
     return { sortValue: v[0], id: v[1] };
+  if (Array.isArray(v) && v.length === 3 && isSortTime(v[0]) && typeof v[1] === 'string' && isUuid(v[1]) && Number.isFinite(v[2]))
+    return { sortValue: v[0], id: v[1], score: v[2] as number };
   throw badInput(field, `${field} is not a cursor returned by this API`);
 }
 

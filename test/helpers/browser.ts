@@ -6,10 +6,12 @@ import { projectRoot } from '../../src/db/paths';
 /** Debian's Chromium (`apt-get install chromium`); playwright-core downloads no browser of its own */
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const screenshotDir = join(projectRoot, 'test', 'screenshots');
+const docsShots = join(projectRoot, 'docs', 'screenshots');
 
 export async function launchChromium(): Promise<Browser> {
   if (!existsSync(chromiumPath)) throw new Error(`no Chromium at ${chromiumPath}: apt-get install -y chromium (or set CHROMIUM_PATH)`);
   mkdirSync(screenshotDir, { recursive: true });
+  mkdirSync(docsShots, { recursive: true });
   return chromium.launch({
     executablePath: chromiumPath,
     headless: true,
@@ -55,3 +57,6 @@ export async function signIn(page: Page, origin: string, token: string): Promise
   await page.fill('#api-key', token);
   await page.click('button[type=submit]');
 }
+
+/** A screenshot of what the viewport shows, kept in docs/screenshots/ for the manual (JPEG, small). */
+export const shootDocs = (page: Page, name: string) => page.screenshot({ path: join(docsShots, `${name}.jpg`), type: 'jpeg', quality: 50 });

@@ -48,6 +48,35 @@ export type EpisodeFilter = {
   topic?: string | null | undefined;
 };
 
+/** Which facts to list; all conditions must hold. */
+export type FactFilter = {
+  /** Only facts of this memory bank. */
+  bankId?: string | null | undefined;
+  /** Only the fact with this external id. */
+  externalId?: string | null | undefined;
+  /** Also list superseded facts and facts outside their validity (left out by default). */
+  includeSuperseded?: boolean;
+  /** Only facts of this kind. */
+  kind?: string | null | undefined;
+  /** Only facts whose usefulness (decayed to now) is at most this, 0..1. */
+  maxUsefulness?: number | null | undefined;
+  /** Only facts whose usefulness (decayed to now) is at least this, 0..1. */
+  minUsefulness?: number | null | undefined;
+  /** Only mappings of this scope. */
+  scope?: string | null | undefined;
+  /** Only facts in one of these states. */
+  statuses?: Array<FactStatus> | null | undefined;
+  /** Only facts whose text matches these words (English stems, web-search syntax: "a phrase", -excluded, or), 1..200 characters. */
+  text?: string | null | undefined;
+};
+
+/** How a page of facts is ordered. */
+export type FactOrder =
+  /** Most useful first: the global usefulness decayed to the first page's time (kept by its cursors), then id. */
+  | 'MOST_USEFUL'
+  /** Newest first (created, then id). */
+  | 'NEWEST';
+
 /** Review state of a fact or mapping. */
 export type FactStatus =
   /** Confirmed by an operator. */
@@ -84,6 +113,88 @@ export type ForgetInput = {
   maxAgeDays?: number;
 };
 
+/** What context an agent wants and how many tokens it may take. */
+export type MemoryContextInput = {
+  /** The agent whose episodes are drawn from. */
+  agentId: string;
+  /** Candidates considered: the earliest 3 plus the most recent (1..10,000). */
+  maxCandidates?: number;
+  /** Selection policy. */
+  mode?: MemoryPolicy;
+  /** The question at hand; without it the relevant zone is empty. */
+  query?: string | null | undefined;
+  /** Only this session. */
+  sessionId?: string | null | undefined;
+  /** Token budget, 1..1,000,000. */
+  tokenBudget: number;
+};
+
+/** Why a candidate memory was not selected. */
+export type MemoryLeftOutReason =
+  /** A zone reached it but it was longer than the tokens the zone had left (see `zone`, `tokensLeft`). */
+  | 'DID_NOT_FIT'
+  /** A zone chose it, but merging the zones in chronological order ran out of the total budget. */
+  | 'MERGED_OUT'
+  /** Every zone was full before its turn came (older, or less relevant, than what was chosen). */
+  | 'RANKED_BELOW';
+
+/** How memories are chosen within a token budget. */
+export type MemoryPolicy =
+  /** 30% earliest turns, 30% relevant, 40% recent, merged in chronological order (the foveated policy). */
+  | 'FOVEATED'
+  /** Half the budget relevant, half recent. */
+  | 'MIXED'
+  /** The newest that fit. */
+  | 'RECENT'
+  /** The best word overlap (Jaccard) with the query that fit. */
+  | 'RELEVANT';
+
+/** The part of the policy's token budget a memory was chosen for. */
+export type MemoryZone =
+  /** The earliest turns (FOVEATED: 30% of the budget). */
+  | 'EARLY'
+  /** The newest turns (RECENT: all, MIXED: half, FOVEATED: 40%). */
+  | 'RECENT'
+  /** The best word overlap with the query (RELEVANT: all, MIXED: half, FOVEATED: 30%). */
+  | 'RELEVANT';
+
+/** What to recall from a memory bank. */
+export type RecallInput = {
+  /** Recall as of this past instant: the facts valid then, with their text then, ranked the same way (strategy LEXICAL or HYBRID; usefulness is as of now). */
+  asOf?: string | null | undefined;
+  /** The memory bank to search. */
+  bankId: string;
+  /** Rank by a mix of relevance and usefulness. */
+  boostByUsefulness?: boolean;
+  /** Also recall superseded facts and facts outside their validity (left out by default). */
+  includeSuperseded?: boolean;
+  /** Only facts of these kinds. */
+  kinds?: Array<string> | null | undefined;
+  /** How many facts to return, 1..100. */
+  limit?: number;
+  /** Leave out facts whose usefulness score is below this (0..1). */
+  minUsefulness?: number;
+  /** The question (non-empty). */
+  query: string;
+  /** Embedding of the query, for cosine similarity with fact embeddings and query contexts. */
+  queryEmbedding?: Array<number> | null | undefined;
+  /** Only facts in these states. */
+  statuses?: Array<FactStatus> | null | undefined;
+  /** How relevance is judged. Default: SEMANTIC when queryEmbedding is given (the ranking of earlier versions), else HYBRID; HYBRID with asOf. */
+  strategy?: RecallStrategy | null | undefined;
+  /** Share of usefulness in the final score when boosting, 0..1. */
+  usefulnessWeight?: number;
+};
+
+/** How recall judges how relevant a fact is to the query. */
+export type RecallStrategy =
+  /** Stemmed word matches (BM25) fused with embedding similarity; LEXICAL when there is no query vector. */
+  | 'HYBRID'
+  /** Stemmed word matches alone (BM25 over English stems, normalised to 0..1). */
+  | 'LEXICAL'
+  /** Embedding cosine (pg_trgm word similarity for facts without an embedding), the ranking of earlier versions. */
+  | 'SEMANTIC';
+
 /** What an API key may do. Every role may query; writes follow the role table of the README. */
 export type Role =
   /** Everything, including API keys, forgetting and purging. */
@@ -97,6 +208,24 @@ export type Role =
   /** Read only. */
   | 'VIEWER';
 
+/** What the agent or user did with a recalled fact. */
+export type SignalType =
+  /** A user marked the fact helpful (+1.5). */
+  | 'HELPFUL'
+  /** The agent saw the fact but did not use it (-0.5). */
+  | 'IGNORED'
+  /** A user marked the fact not helpful (-1.0). */
+  | 'NOT_HELPFUL'
+  /** The agent referenced the fact in its response (+1.0). */
+  | 'USED';
+
+/** Where a recalled fact usefulness score came from. */
+export type UsefulnessSource =
+  /** No query context matched: the global score of the fact. */
+  | 'GLOBAL'
+  /** The score of a stored query context matching this query. */
+  | 'QUERY_CONTEXT';
+
 export type DashCanvasStatsFragment = { canvasType: string, componentType: string | null, presentations: number, closes: number, submits: number, avgEngagementSeconds: number | null, avgFeedbackScore: number | null };
 
 export type DashCanvasQueryVariables = Exact<{
@@ -106,6 +235,13 @@ export type DashCanvasQueryVariables = Exact<{
 
 
 export type DashCanvasQuery = { canvasInsights: { closesQuickly: Array<string>, engages: Array<string>, submits: Array<string>, byType: Array<{ canvasType: string, componentType: string | null, presentations: number, closes: number, submits: number, avgEngagementSeconds: number | null, avgFeedbackScore: number | null }>, byComponent: Array<{ canvasType: string, componentType: string | null, presentations: number, closes: number, submits: number, avgEngagementSeconds: number | null, avgFeedbackScore: number | null }> } };
+
+export type DashMemoryContextQueryVariables = Exact<{
+  input: MemoryContextInput;
+}>;
+
+
+export type DashMemoryContextQuery = { memoryContext: { policy: MemoryPolicy, tokenEstimate: number, candidatesConsidered: number, memoriesSelected: number, entries: Array<{ id: string, episodeId: string, role: string, content: string, createdAt: string, tokenEstimate: number, zone: MemoryZone | null, relevance: number | null }>, leftOut: Array<{ id: string, episodeId: string, role: string, content: string | null, createdAt: string, tokenEstimate: number, relevance: number | null, reason: MemoryLeftOutReason, zone: MemoryZone | null, tokensLeft: number | null }> } };
 
 export type DashEmbeddingStatusQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -127,6 +263,35 @@ export type DashEpisodeQueryVariables = Exact<{
 
 
 export type DashEpisodeQuery = { episode: { id: string, agentId: string, sessionId: string | null, title: string | null, task: string | null, intent: string | null, topic: string | null, blueprint: string | null, createdAt: string, endedAt: string | null, accepted: boolean | null, overallScore: number | null, aggregateFeedbackScore: number | null, feedbackCount: number, decayScore: number, segments: Array<{ id: string, seq: number, role: string, content: string, tokenEstimate: number, createdAt: string }>, outputs: Array<{ id: string, kind: string, content: unknown, difficulty: string | null, qualityScore: number | null, regenerationRound: number }>, facts: Array<{ id: string, text: string, kind: string | null, status: FactStatus, usefulness: number }>, canvasContext: Array<{ id: string, canvasId: string | null, canvasType: string, componentType: string | null, action: CanvasAction, createdAt: string }>, feedbackContext: Array<{ id: string, episodeId: string | null, agentId: string | null, feedbackType: FeedbackType, rating: number | null, score: number | null, corrections: string | null, eventType: string | null, accepted: boolean | null, reason: string | null, createdAt: string }> } | null };
+
+export type DashFactBanksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type DashFactBanksQuery = { factBanks: Array<{ bankId: string, facts: number, lastFactAt: string }> };
+
+export type DashFactSearchQueryVariables = Exact<{
+  filter?: FactFilter | null | undefined;
+  first: number;
+  after?: string | null | undefined;
+  orderBy: FactOrder;
+}>;
+
+
+export type DashFactSearchQuery = { facts: { edges: Array<{ node: { id: string, bankId: string, text: string, kind: string | null, status: FactStatus, usefulness: number, signalCount: number, lastSignalAt: string | null, createdAt: string } }>, pageInfo: { endCursor: string | null, hasNextPage: boolean } } };
+
+export type DashFactQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashFactQuery = { fact: { id: string, bankId: string, text: string, kind: string | null, externalId: string | null, scope: string | null, key: string | null, value: string | null, status: FactStatus, confidence: number, supportCount: number, usefulness: number, signalCount: number, lastSignalAt: string | null, lastUsedAt: string | null, createdAt: string, updatedAt: string, queryContexts: Array<{ query: string, usefulness: number, signalCount: number, lastSignalAt: string | null, embedded: boolean }>, signalHistory: Array<{ id: string, signalType: SignalType, confidence: number, delta: number, query: string, context: string | null, createdAt: string, source: string | null, feedbackId: string | null, episodeId: string | null, usefulnessAfter: number }> } | null };
+
+export type DashRecallQueryVariables = Exact<{
+  input: RecallInput;
+}>;
+
+
+export type DashRecallQuery = { recall: Array<{ semanticScore: number | null, lexicalScore: number | null, relevance: number, strategyUsed: RecallStrategy, usefulnessScore: number, usefulnessSource: UsefulnessSource, finalScore: number, fact: { id: string, text: string, kind: string | null, status: FactStatus } }> };
 
 export type DashFactsQueryVariables = Exact<{
   first: number;
@@ -263,6 +428,38 @@ export const DashCanvasDocument = new TypedDocumentString(`
   avgEngagementSeconds
   avgFeedbackScore
 }`) as unknown as TypedDocumentString<DashCanvasQuery, DashCanvasQueryVariables>;
+export const DashMemoryContextDocument = new TypedDocumentString(`
+    query DashMemoryContext($input: MemoryContextInput!) {
+  memoryContext(input: $input) {
+    policy
+    tokenEstimate
+    candidatesConsidered
+    memoriesSelected
+    entries {
+      id
+      episodeId
+      role
+      content
+      createdAt
+      tokenEstimate
+      zone
+      relevance
+    }
+    leftOut(limit: 20) {
+      id
+      episodeId
+      role
+      content
+      createdAt
+      tokenEstimate
+      relevance
+      reason
+      zone
+      tokensLeft
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashMemoryContextQuery, DashMemoryContextQueryVariables>;
 export const DashEmbeddingStatusDocument = new TypedDocumentString(`
     query DashEmbeddingStatus {
   embeddingStatus {
@@ -367,6 +564,100 @@ export const DashEpisodeDocument = new TypedDocumentString(`
   reason
   createdAt
 }`) as unknown as TypedDocumentString<DashEpisodeQuery, DashEpisodeQueryVariables>;
+export const DashFactBanksDocument = new TypedDocumentString(`
+    query DashFactBanks {
+  factBanks(first: 200) {
+    bankId
+    facts
+    lastFactAt
+  }
+}
+    `) as unknown as TypedDocumentString<DashFactBanksQuery, DashFactBanksQueryVariables>;
+export const DashFactSearchDocument = new TypedDocumentString(`
+    query DashFactSearch($filter: FactFilter, $first: Int!, $after: String, $orderBy: FactOrder!) {
+  facts(filter: $filter, first: $first, after: $after, orderBy: $orderBy) {
+    edges {
+      node {
+        id
+        bankId
+        text
+        kind
+        status
+        usefulness
+        signalCount
+        lastSignalAt
+        createdAt
+      }
+    }
+    pageInfo {
+      endCursor
+      hasNextPage
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashFactSearchQuery, DashFactSearchQueryVariables>;
+export const DashFactDocument = new TypedDocumentString(`
+    query DashFact($id: ID!) {
+  fact(id: $id) {
+    id
+    bankId
+    text
+    kind
+    externalId
+    scope
+    key
+    value
+    status
+    confidence
+    supportCount
+    usefulness
+    signalCount
+    lastSignalAt
+    lastUsedAt
+    createdAt
+    updatedAt
+    queryContexts {
+      query
+      usefulness
+      signalCount
+      lastSignalAt
+      embedded
+    }
+    signalHistory(last: 200) {
+      id
+      signalType
+      confidence
+      delta
+      query
+      context
+      createdAt
+      source
+      feedbackId
+      episodeId
+      usefulnessAfter
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashFactQuery, DashFactQueryVariables>;
+export const DashRecallDocument = new TypedDocumentString(`
+    query DashRecall($input: RecallInput!) {
+  recall(input: $input) {
+    fact {
+      id
+      text
+      kind
+      status
+    }
+    semanticScore
+    lexicalScore
+    relevance
+    strategyUsed
+    usefulnessScore
+    usefulnessSource
+    finalScore
+  }
+}
+    `) as unknown as TypedDocumentString<DashRecallQuery, DashRecallQueryVariables>;
 export const DashFactsDocument = new TypedDocumentString(`
     query DashFacts($first: Int!, $after: String) {
   facts(first: $first, after: $after) {

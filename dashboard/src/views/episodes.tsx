@@ -4,6 +4,7 @@ import { json, num, TIME_RANGES, when, yesNo } from '../format';
 import { useQuery } from '../hooks';
 import type { ViewProps } from '../access';
 import { Status } from './status';
+import { TraceCard, useTraces } from './traces';
 
 const PAGE = 20;
 const text = (form: FormData, name: string) => {
@@ -162,7 +163,11 @@ export function EpisodesView({ apiKey }: ViewProps) {
 
 export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
   const q = useQuery(apiKey, DashEpisodeDocument, { id });
+  const traces = useTraces(apiKey, id);
   const e = q.data?.episode;
+  const traced = traces.data?.traces ?? [];
+  const turns = new Set(e?.segments.map((s) => s.seq) ?? []);
+  const untied = traced.filter((t) => t.seq == null || !turns.has(t.seq));
   if (q.data && !e) return <p class="empty">No episode {id} in this organization.</p>;
   const verdicts = e?.feedbackContext.filter((f) => f.feedbackType === 'JUDGEMENT') ?? [];
   return (
@@ -203,9 +208,29 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
                   #{s.seq} · {s.tokenEstimate} tokens
                 </span>
                 <pre>{s.content}</pre>
+                {traced
+                  .filter((t) => t.seq === s.seq)
+                  .map((t) => (
+                    <TraceCard key={t.id} t={t} />
+                  ))}
               </li>
             ))}
           </ol>
+          {traces.error && <p class="error">Memory traces: {traces.error}</p>}
+          {traces.data?.supported && (
+            <>
+              <h3>Memory traces not tied to a turn ({untied.length})</h3>
+              <div data-testid="untied-traces">
+                {untied.length === 0 ? (
+                  <p class="empty">
+                    {traced.length === 0 ? 'No retrieval was traced for this episode.' : 'Every trace is shown beside its turn.'}
+                  </p>
+                ) : (
+                  untied.map((t) => <TraceCard key={t.id} t={t} />)
+                )}
+              </div>
+            </>
+          )}
           <h3>Outputs ({e.outputs.length})</h3>
           <ul data-testid="outputs">
             {e.outputs.map((o) => (

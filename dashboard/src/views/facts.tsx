@@ -1,3 +1,4 @@
+import { useState } from 'preact/hooks';
 import { ChartBox } from '../chart';
 import { num, when } from '../format';
 import { DashFactsDocument, type DashFactsQuery } from '../generated/graphql';
@@ -5,6 +6,7 @@ import { request } from '../api';
 import { useLoad } from '../hooks';
 import type { ViewProps } from '../access';
 import { Status } from './status';
+import { FactExplorer } from './fact-explorer';
 
 type Fact = DashFactsQuery['facts']['edges'][number]['node'];
 const BINS = 10;
@@ -32,7 +34,7 @@ function usefulnessHistogram(facts: Fact[]): number[] {
 }
 
 function FactTable({ facts, id }: { facts: Fact[]; id: string }) {
-  if (facts.length === 0) return <p class="empty">No facts.</p>;
+  if (facts.length === 0) return <p class="empty">No fact has usage signals yet.</p>;
   return (
     <table data-testid={id}>
       <thead>
@@ -61,14 +63,35 @@ function FactTable({ facts, id }: { facts: Fact[]; id: string }) {
   );
 }
 
-export function FactsView({ apiKey }: ViewProps) {
+export function FactsView(props: ViewProps) {
+  return (
+    <section>
+      <h2>Facts</h2>
+      <FactExplorer {...props} />
+      <Overview {...props} />
+    </section>
+  );
+}
+
+/** The overview reads the newest 500 facts: only when opened, so the explorer alone answers first. */
+function Overview(props: ViewProps) {
+  const [open, setOpen] = useState(false);
+  return (
+    <details data-testid="facts-overview" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+      <summary>Usefulness of the newest facts</summary>
+      {open && <FactsOverview {...props} />}
+    </details>
+  );
+}
+
+/** The usefulness of the newest facts at a glance: their distribution, the most and least useful, the failed ones. */
+function FactsOverview({ apiKey }: ViewProps) {
   const q = useLoad(() => loadFacts(apiKey), [apiKey]);
   const facts = q.data?.facts.edges.map((e) => e.node) ?? [];
   const signalled = facts.filter((f) => f.signalCount > 0).sort((a, b) => b.usefulness - a.usefulness);
   const bins = usefulnessHistogram(facts);
   return (
-    <section>
-      <h2>Facts</h2>
+    <div>
       <Status q={q} />
       {q.data && (
         <>
@@ -86,11 +109,11 @@ export function FactsView({ apiKey }: ViewProps) {
             yLabel="facts (count)"
             empty="No facts yet."
           />
-          <h3>Most useful (with signal history)</h3>
+          <h4>Most useful (with signal history)</h4>
           <FactTable id="most-useful" facts={signalled.slice(0, 10)} />
-          <h3>Least useful (with signal history)</h3>
+          <h4>Least useful (with signal history)</h4>
           <FactTable id="least-useful" facts={signalled.slice(-10).reverse()} />
-          <h3>Failed facts</h3>
+          <h4>Failed facts</h4>
           {q.data.failedFacts.length === 0 ? (
             <p class="empty">No fact was linked to a rejected episode.</p>
           ) : (
@@ -115,6 +138,6 @@ export function FactsView({ apiKey }: ViewProps) {
           )}
         </>
       )}
-    </section>
+    </div>
   );
 }

@@ -37,6 +37,19 @@ export class FactFilter {
 
   @Field({ defaultValue: false, description: 'Also list superseded facts and facts outside their validity (left out by default).' })
   includeSuperseded?: boolean;
+
+  @Field(() => String, {
+    nullable: true,
+    description:
+      'Only facts whose text matches these words (English stems, web-search syntax: "a phrase", -excluded, or), 1..200 characters.',
+  })
+  text?: string | null;
+
+  @Field(() => Float, { nullable: true, description: 'Only facts whose usefulness (decayed to now) is at least this, 0..1.' })
+  minUsefulness?: number | null;
+
+  @Field(() => Float, { nullable: true, description: 'Only facts whose usefulness (decayed to now) is at most this, 0..1.' })
+  maxUsefulness?: number | null;
 }
 
 @InputType({ description: 'A fact to create, or to update when a fact with its externalId exists.' })
@@ -165,3 +178,18 @@ export class RecallInput {
   })
   asOf?: Date | null;
 }
+
+export enum FactOrder {
+  NEWEST = 'NEWEST',
+  MOST_USEFUL = 'MOST_USEFUL',
+}
+registerEnumType(FactOrder, {
+  name: 'FactOrder',
+  description: 'How a page of facts is ordered.',
+  valuesConfig: {
+    NEWEST: { description: 'Newest first (created, then id).' },
+    MOST_USEFUL: {
+      description: "Most useful first: the global usefulness decayed to the first page's time (kept by its cursors), then id.",
+    },
+  },
+});

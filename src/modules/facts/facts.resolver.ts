@@ -5,7 +5,7 @@ import type { Context } from '../../graphql/context.type';
 import { CAN } from '../orgs';
 import { loadFactsInOrder } from './fact.rows';
 import { Fact } from './fact.type';
-import { FactFilter, FactInput } from './facts.inputs';
+import { FactFilter, FactInput, FactOrder } from './facts.inputs';
 import * as facts from './facts.service';
 import { FactConnection, FailedFact } from './facts.type';
 
@@ -16,14 +16,18 @@ export class FactsResolver {
     return facts.getFact(ctx.em, ctx.orgId, parseId('id', id));
   }
 
-  @Query(() => FactConnection, { complexity: listCost(), description: 'Facts of the caller organization, newest first.' })
+  @Query(() => FactConnection, {
+    complexity: listCost(),
+    description: 'Facts of the caller organization, newest first (or as `orderBy` says).',
+  })
   async facts(
     @Arg('filter', () => FactFilter, { nullable: true, description: 'Which facts to list.' }) filter: FactFilter | null,
     @Arg('first', () => Int, { defaultValue: 20, description: 'Page size, 1..100.' }) first: number,
     @Arg('after', () => String, { nullable: true, description: 'endCursor of the previous page.' }) after: string | null,
     @Ctx() ctx: Context,
+    @Arg('orderBy', () => FactOrder, { defaultValue: FactOrder.NEWEST, description: 'Newest or most useful first.' }) orderBy: FactOrder,
   ): Promise<FactConnection> {
-    return facts.listFacts(ctx.em, ctx.orgId, filter, first, after);
+    return facts.listFacts(ctx.em, ctx.orgId, filter, first, after, orderBy);
   }
 
   @Query(() => [FailedFact], {

@@ -11,7 +11,8 @@ import { limit, text } from '../../core/validate';
 import { checkDimensions, factEmbedding } from './embedding-dimension';
 import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { Fact } from './fact.type';
-import type { FactFilter, FactInput } from './facts.inputs';
+import { type FactFilter, type FactInput, FactOrder } from './facts.inputs';
+import { mostUsefulPage, pageTime, searchConditions } from './fact-search';
 import { float8ArrayOfJson, jsonRecords } from './json-records';
 import { liveIn } from './as-of.sql';
 
@@ -26,14 +27,17 @@ export async function getFact(em: EntityManager, orgId: string, id: string): Pro
   return row ? factFromRow(row) : null;
 }
 
-/** A keyset page of facts, newest first (`created_at desc, id desc`). */
+/** A keyset page of facts, newest first (`created_at desc, id desc`) or most useful first (see fact-search.ts). */
 export async function listFacts(
   em: EntityManager,
   orgId: string,
   filter: FactFilter | null | undefined,
   first: number | null | undefined,
   after: string | null | undefined,
+  orderBy: FactOrder = FactOrder.NEWEST,
 ) {
+  const mostUseful = orderBy === FactOrder.MOST_USEFUL;
+  const at = pageTime(after, mostUseful);
   const checked = (field: string, value: string | null | undefined) =>
     value === null || value === undefined ? null : text(`filter.${field}`, value, LONG);
   const bankId = checked('bankId', filter?.bankId);
@@ -50,9 +54,11 @@ export async function listFacts(
     .$if(kind !== null, (q) => q.where('f.kind', '=', kind!))
     .$if(externalId !== null, (q) => q.where('f.external_id', '=', externalId!))
     .$if(scope !== null, (q) => q.where('f.scope', '=', scope!))
-    .$if(statuses !== null, (q) => q.where('f.status', '=', raw<string>`any(${statuses}::text[])`));
+    .$if(statuses !== null, (q) => q.where('f.status', '=', raw<string>`any(${statuses}::text[])`))
+    .$call((q) => searchConditions(filter, at).reduce((w, c) => w.where(c), q));
   const now = new Date();
   const toNodes = (rows: FactRow[]): Fact[] => rows.map((r) => factFromRow(r, now));
+  if (mostUseful) return mostUsefulPage(em, query, first, after, at, toNodes);
   return keysetPage(em, query, { alias: 'f', sortColumn: 'created_at', first, after, toNodes });
 }
 

@@ -1,3 +1,4 @@
+import { FactDetailResolver } from './fact-detail.resolver';
 import { Fact as FactEntity } from './fact.entity';
 import { FactSignalsResolver } from './fact-signals';
 import { FactVersion as FactVersionEntity } from './fact-version.entity';
@@ -12,7 +13,7 @@ import {
 import { SignalsResolver } from './signals.resolver';
 
 export const factEntities = [FactEntity, FactVersionEntity, FactQueryContextEntity, FactSignalEntity, FactEmbeddingDimensionEntity];
-export const factResolvers = [FactsResolver, FactHistoryResolver, SignalsResolver, RecallResolver, FactSignalsResolver];
+export const factResolvers = [FactsResolver, FactHistoryResolver, SignalsResolver, RecallResolver, FactSignalsResolver, FactDetailResolver];
 
 export { FactIndex } from './vectors/fact-index';
 

@@ -1,9 +1,10 @@
 import type { ComplexityEstimator } from 'graphql-query-complexity';
-import { Arg, Ctx, Query, Resolver } from 'type-graphql';
+import { Arg, Ctx, FieldResolver, Int, Query, Resolver, Root } from 'type-graphql';
+import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
 import { checkTrace, MemoryTraceInput, recordTrace } from '../shared';
 import { memoryContext } from './memory.service';
-import { MemoryContext, MemoryContextInput } from './memory.type';
+import { LeftOutMemory, MemoryContext, MemoryContextInput } from './memory.type';
 
 const MAX_CANDIDATES = 10_000;
 
@@ -18,7 +19,7 @@ const memoryContextCost: ComplexityEstimator = ({ args, childComplexity }) => {
   return Math.min(typeof max === 'number' && max > 0 ? max : 2000, MAX_CANDIDATES) + childComplexity;
 };
 
-@Resolver()
+@Resolver(() => MemoryContext)
 export class MemoryResolver {
   @Query(() => MemoryContext, {
     complexity: memoryContextCost,
@@ -50,8 +51,20 @@ export class MemoryResolver {
           mode: context.policy,
           budget: input.tokenBudget,
         },
-        context.entries.map((e, i) => ({ segmentId: e.id, episodeId: e.episodeId, zone: context.zones?.[i] ?? null })),
+        context.entries.map((e, i) => ({ segmentId: e.id, episodeId: e.episodeId, zone: e.zone ?? null })),
       );
     return context;
+  }
+
+  @FieldResolver(() => [LeftOutMemory], {
+    complexity: listCost(20),
+    description:
+      'Candidates that were not selected, and why: the most relevant first when the policy ranked by relevance, else (and on ties) the newest first.',
+  })
+  leftOut(
+    @Root() context: MemoryContext,
+    @Arg('limit', () => Int, { defaultValue: 20, description: 'At most this many (0..100).' }) limit: number,
+  ): Promise<LeftOutMemory[]> {
+    return context.leftOutOf ? context.leftOutOf(limit) : Promise.resolve([]);
   }
 }

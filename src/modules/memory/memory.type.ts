@@ -1,5 +1,5 @@
-import { Field, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
-import { type Policy, POLICIES } from './policies';
+import { Field, Float, ID, InputType, Int, ObjectType, registerEnumType } from 'type-graphql';
+import { type Policy, POLICIES, type Zone } from './policies';
 
 const MemoryPolicyEnum = Object.fromEntries(POLICIES.map((p) => [p, p])) as { [K in Policy]: K };
 registerEnumType(MemoryPolicyEnum, {
@@ -10,6 +10,32 @@ registerEnumType(MemoryPolicyEnum, {
     RELEVANT: { description: 'The best word overlap (Jaccard) with the query that fit.' },
     MIXED: { description: 'Half the budget relevant, half recent.' },
     FOVEATED: { description: '30% earliest turns, 30% relevant, 40% recent, merged in chronological order (the foveated policy).' },
+  },
+});
+
+const MemoryZoneEnum = { EARLY: 'EARLY', RELEVANT: 'RELEVANT', RECENT: 'RECENT' } as const satisfies { [K in Zone]: K };
+registerEnumType(MemoryZoneEnum, {
+  name: 'MemoryZone',
+  description: "The part of the policy's token budget a memory was chosen for.",
+  valuesConfig: {
+    EARLY: { description: 'The earliest turns (FOVEATED: 30% of the budget).' },
+    RELEVANT: { description: 'The best word overlap with the query (RELEVANT: all, MIXED: half, FOVEATED: 30%).' },
+    RECENT: { description: 'The newest turns (RECENT: all, MIXED: half, FOVEATED: 40%).' },
+  },
+});
+
+export enum LeftOutReason {
+  DID_NOT_FIT = 'DID_NOT_FIT',
+  RANKED_BELOW = 'RANKED_BELOW',
+  MERGED_OUT = 'MERGED_OUT',
+}
+registerEnumType(LeftOutReason, {
+  name: 'MemoryLeftOutReason',
+  description: 'Why a candidate memory was not selected.',
+  valuesConfig: {
+    DID_NOT_FIT: { description: 'A zone reached it but it was longer than the tokens the zone had left (see `zone`, `tokensLeft`).' },
+    RANKED_BELOW: { description: 'Every zone was full before its turn came (older, or less relevant, than what was chosen).' },
+    MERGED_OUT: { description: 'A zone chose it, but merging the zones in chronological order ran out of the total budget.' },
   },
 });
 
@@ -53,6 +79,48 @@ export class MemoryEntry {
 
   @Field(() => Int, { description: 'Its tokens.' })
   tokenEstimate!: number;
+
+  @Field(() => MemoryZoneEnum, { nullable: true, description: 'The zone that chose it (the first of EARLY, RELEVANT, RECENT that did).' })
+  zone?: Zone;
+
+  @Field(() => Float, {
+    nullable: true,
+    description: 'Word overlap (Jaccard, 0..1) with the query; null when the policy did not rank by relevance (RECENT, or no query).',
+  })
+  relevance?: number | null;
+}
+
+@ObjectType({ simpleResolvers: true, description: 'A candidate memory that was not selected, and why.' })
+export class LeftOutMemory {
+  @Field(() => ID, { description: 'The segment.' })
+  id!: string;
+
+  @Field(() => ID, { description: 'Its episode.' })
+  episodeId!: string;
+
+  @Field({ description: 'user, assistant, system, tool or event.' })
+  role!: string;
+
+  @Field(() => String, { nullable: true, description: 'The text; null when the segment was deleted meanwhile.' })
+  content!: string | null;
+
+  @Field({ description: 'When it happened.' })
+  createdAt!: Date;
+
+  @Field(() => Int, { description: 'Its tokens.' })
+  tokenEstimate!: number;
+
+  @Field(() => Float, { nullable: true, description: 'Word overlap (Jaccard, 0..1) with the query, as for the selected entries.' })
+  relevance!: number | null;
+
+  @Field(() => LeftOutReason, { description: 'Why it was left out.' })
+  reason!: LeftOutReason;
+
+  @Field(() => MemoryZoneEnum, { nullable: true, description: 'DID_NOT_FIT and MERGED_OUT: the zone that reached it.' })
+  zone!: Zone | null;
+
+  @Field(() => Int, { nullable: true, description: 'DID_NOT_FIT: the tokens the zone had left when it reached it.' })
+  tokensLeft!: number | null;
 }
 
 @ObjectType({ simpleResolvers: true, description: 'The memories chosen for a token budget, in chronological order.' })
@@ -72,6 +140,6 @@ export class MemoryContext {
   @Field(() => Int, { description: 'Memories selected.' })
   memoriesSelected!: number;
 
-  /** the zone each entry came from (EARLY, RELEVANT, RECENT), for its memory trace; not a field */
-  zones?: string[];
+  /** the candidates not selected, most relevant (else newest) first, worked out only when asked for */
+  leftOutOf?: (limit: number) => Promise<LeftOutMemory[]>;
 }

@@ -60,7 +60,7 @@ function splitEach(candidates: Memory[], query: string): number[] {
  * Takes each position of `order` whose tokens still fit the budget, skipping (not stopping at) one
  * that does not; done once not even the smallest candidate (`least` tokens) would fit.
  */
-function greedy(order: ArrayLike<number>, tokens: Float64Array, budget: number, least: number): number[] {
+function greedy(order: ArrayLike<number>, tokens: Float64Array, budget: number, least: number, skipped?: Skipped): number[] {
   const out: number[] = [];
   let used = 0;
   for (let k = 0; k < order.length && used + least <= budget; k++) {
@@ -68,10 +68,13 @@ function greedy(order: ArrayLike<number>, tokens: Float64Array, budget: number, 
     if (used + tokens[i] <= budget) {
       out.push(i);
       used += tokens[i];
-    }
+    } else skipped?.(i, budget - used);
   }
   return out;
 }
+
+/** Told of each position a zone's walk reached but could not fit, with the tokens the zone had left. */
+type Skipped = (position: number, left: number) => void;
 
 function newestFirst(n: number): Int32Array {
   const order = new Int32Array(n);
@@ -115,26 +118,47 @@ function mergeWithin(zones: number[][], tokens: Float64Array, budget: number, le
 
 const sorted = (zone: number[]) => zone.sort((a, b) => a - b);
 
+/** The part of a policy's budget a memory was chosen for. */
+export type Zone = 'EARLY' | 'RELEVANT' | 'RECENT';
+
+/** A selection by position: what each zone chose, and the positions kept, oldest first. */
+export interface Selection {
+  /** positions kept, chronological */
+  picked: number[];
+  /** each zone's budget and the positions it chose, in the order the policy fills them */
+  zones: { zone: Zone; budget: number; chosen: number[] }[];
+  /** the relevance of every candidate when the policy ranked by it (a query and a policy other than RECENT) */
+  relevance: Float64Array | number[] | null;
+}
+
 /**
- * The memories a policy selects, oldest first. Candidates prepared in advance (their words split
- * once) pass what was prepared; by default each is split now.
+ * What a policy selects, by position, with each zone's part. `skipped` is told of every candidate a
+ * zone reached but could not fit (see `greedy`).
  */
-export function selectMemories<M extends Memory>(
+export function selectPositions(
   policy: Policy,
-  candidates: M[],
+  n: number,
   query: string | null | undefined,
   budget: number,
-  prepared: Prepared = prepare(candidates),
-  /** filled, when given, with the zone each selected memory came from (EARLY, RELEVANT or RECENT), in the same order */
-  zones?: string[],
-): M[] {
-  const n = candidates.length;
-  if (n === 0) return [];
-  const { tokens, least, relevance } = prepared;
-  const recent = (b: number) => greedy(newestFirst(n), tokens, b, least);
+  prepared: Prepared,
+  skipped?: (zone: Zone, position: number, left: number) => void,
+): Selection {
+  const zones: Selection['zones'] = [];
+  let relevance: Selection['relevance'] = null;
+  if (n === 0) return { picked: [], zones, relevance };
+  const { tokens, least } = prepared;
+  const zone = (name: Zone, b: number, order: () => ArrayLike<number>) => {
+    const chosen = greedy(order(), tokens, b, least, skipped && ((i, left) => skipped(name, i, left)));
+    zones.push({ zone: name, budget: b, chosen });
+    return chosen;
+  };
+  const recent = (b: number) => zone('RECENT', b, () => newestFirst(n));
   const relevant = (b: number) => {
-    if (!query) return [];
-    return greedy(byScore(relevance(query)), tokens, b, least);
+    if (!query) {
+      zones.push({ zone: 'RELEVANT', budget: b, chosen: [] });
+      return [];
+    }
+    return zone('RELEVANT', b, () => byScore((relevance ??= prepared.relevance(query))));
   };
   let picked: number[];
   // the zones in merge order: a memory in two zones is counted in the first
@@ -169,17 +193,30 @@ export function selectMemories<M extends Memory>(
         ['RECENT', recent(Math.floor(budget * 0.4))],
       ];
       picked = mergeWithin(
-        named.map(([, z]) => z),
+        [
+          zone('EARLY', Math.floor(budget * 0.3), () => [0, 1, 2].slice(0, n)),
+          relevant(Math.floor(budget * 0.3)),
+          recent(Math.floor(budget * 0.4)),
+        ],
         tokens,
         budget,
         least,
       );
       break;
   }
-  if (zones) {
-    const zoneOf = new Map<number, string>();
-    for (const [name, z] of named) for (const i of z) if (!zoneOf.has(i)) zoneOf.set(i, name);
-    zones.push(...picked.map((i) => zoneOf.get(i)!));
-  }
-  return picked.map((i) => candidates[i]);
+  return { picked, zones, relevance };
+}
+
+/**
+ * The memories a policy selects, oldest first. Candidates prepared in advance (their words split
+ * once) pass what was prepared; by default each is split now.
+ */
+export function selectMemories<M extends Memory>(
+  policy: Policy,
+  candidates: M[],
+  query: string | null | undefined,
+  budget: number,
+  prepared: Prepared = prepare(candidates),
+): M[] {
+  return selectPositions(policy, candidates.length, query, budget, prepared).picked.map((i) => candidates[i]);
 }

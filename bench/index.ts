@@ -19,6 +19,8 @@ import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
 import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
+import { PEERS_ID, runPeers } from './peers';
+import { peersTable, type PeersResult } from './peer-report';
 import { QUALITY_ID, runQuality } from './quality';
 import { qualityTable, type QualityResult } from './quality-score';
 
@@ -34,6 +36,8 @@ interface Args {
   facts: number | null;
   dim: number | null;
   noRaw: boolean;
+  /** the peer comparison's second runtime of our server: '24', a Node.js binary, or 'none' */
+  node: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -49,6 +53,7 @@ function parseArgs(argv: string[]): Args {
     facts: null,
     dim: null,
     noRaw: false,
+    node: '24',
   };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
@@ -71,9 +76,12 @@ function parseArgs(argv: string[]): Args {
     } else if (k === '--facts') a.facts = num();
     else if (k === '--dim') a.dim = num();
     else if (k === '--no-raw') a.noRaw = true;
-    else
+    else if (k === '--node') {
+      a.node = v ?? '24';
+      i++;
+    } else
       throw new Error(
-        `unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw)`,
+        `unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw --node)`,
       );
   }
   return a;
@@ -283,6 +291,11 @@ async function main(): Promise<void> {
       progress.start(QUALITY_ID);
       qualityResult = await quality();
     }
+    let peers: PeersResult | string | undefined;
+    if (!args.only.length || args.only.includes(PEERS_ID)) {
+      progress.start(PEERS_ID);
+      peers = await runPeers({ databaseUrl: db.url, orgId, token, env: gqlEnv, poolMax, data, load, node: args.node, log: (l) => console.log(l) });
+    }
     progress.finish();
     const result = {
       date: new Date().toISOString(),
@@ -297,11 +310,14 @@ async function main(): Promise<void> {
       fanOut: fan,
       noisyTenant: noisy,
       quality: qualityResult,
+      peers,
       graphqlPeakRssMb: gql.peakRssMb(),
       rawPeakRssMb: raw.peakRssMb(),
     };
     writeResults(result);
-    console.log('\n' + markdown(result) + (noisy ? '\n\n' + noisyMarkdown(noisy) : ''));
+    if (rows.length || Object.keys(fan).length) console.log('\n' + markdown(result));
+    if (noisy) console.log('\n' + noisyMarkdown(noisy));
+    if (peers) console.log('\n' + (typeof peers === 'string' ? `peers: ${peers}` : peersTable(peers).join('\n')));
   } finally {
     for (const ch of children.reverse()) await ch.stop();
     await db.close();

@@ -201,7 +201,7 @@ async function main(): Promise<void> {
           headers: { authorization: `Bearer ${token}` },
           stats: () => raw.stats(),
         },
-      ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw)) as Target[];
+      ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw));
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;
       // the first request of a scenario includes what a server does on first use (reading a bank into the recall index)
@@ -294,7 +294,17 @@ async function main(): Promise<void> {
     let peers: PeersResult | string | undefined;
     if (!args.only.length || args.only.includes(PEERS_ID)) {
       progress.start(PEERS_ID);
-      peers = await runPeers({ databaseUrl: db.url, orgId, token, env: gqlEnv, poolMax, data, load, node: args.node, log: (l) => console.log(l) });
+      peers = await runPeers({
+        databaseUrl: db.url,
+        orgId,
+        token,
+        env: gqlEnv,
+        poolMax,
+        data,
+        load,
+        node: args.node,
+        log: (l) => console.log(l),
+      });
     }
     progress.finish();
     const result = {

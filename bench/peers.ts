@@ -7,14 +7,14 @@ import { LIMITS } from '../src/core/limits';
 import { BackendCpu } from './db-cpu';
 import { difference } from './answers';
 import { startChild, type Child } from './children';
-import { measureAlternating, once, type LoadResult, type Target } from './load';
+import { measureAlternating, once, type Target } from './load';
 import { createPeerSchema, dropPeerSchema, installPeer, type PeerInstall } from './peer-setup';
 import type { PeerAgreement, PeerRow, PeersResult } from './peer-report';
 import { scenarios, type BenchData } from './scenarios';
 
 export const PEERS_ID = 'peers';
 
-export interface PeerScenario {
+interface PeerScenario {
   title: string;
   /** our server's document: the scenario of bench/scenarios.ts with this id, or its own text */
   ours: string;

@@ -8,7 +8,8 @@
 // kind=load: GraphQL against the raw baseline, one row per scenario. kind=latency: each scenario
 // with its one-connection variant beside it. kind=fanout: feedbackAdded fan-out per transport.
 // kind=noisy: the quiet organization's latency beside a flooding key. kind=quality: evidence recall
-// of each recall strategy on the evaluation conversations.
+// of each recall strategy on the evaluation conversations. kind=peers: our server on each runtime
+// against PostGraphile.
 // `only` keeps the scenarios whose number (the first word of the name) is listed.
 // `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import type { FanOutResult } from './fanout';
 import type { NoisyResult } from './noisy';
 import { qualityTable, type QualityResult } from './quality-score';
+import { peersTable, type PeersResult } from './peer-report';
 import type { Row } from './report';
 
 export interface Results {
@@ -26,6 +28,8 @@ export interface Results {
   noisyTenant?: NoisyResult;
   /** the quality scenario's scores, or why it was skipped */
   quality?: QualityResult | string;
+  /** the peer comparison, or why it was skipped */
+  peers?: PeersResult | string;
 }
 
 const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
@@ -148,6 +152,10 @@ export function renderTable(params: string, read: (file: string) => Results = re
   if (kind === 'quality')
     return runs
       .flatMap(({ file, r }) => (typeof r.quality === 'object' ? qualityTable(r.quality) : [`(${file}: no quality scores)`]))
+      .join('\n');
+  if (kind === 'peers')
+    return runs
+      .flatMap(({ file, r }) => (typeof r.peers === 'object' ? peersTable(r.peers) : [`(${file}: no peer comparison)`]))
       .join('\n');
   throw new Error(`unknown bench-table kind ${kind}`);
 }

@@ -23,8 +23,7 @@ async function* walk(dir) {
     // node_modules: the benchmark's peer installs its own packages under bench/peers/
     if (e.isDirectory()) {
       if (e.name !== 'node_modules') yield* walk(p);
-    }
-    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) yield p;
+    } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) yield p;
   }
 }
 

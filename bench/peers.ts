@@ -52,7 +52,7 @@ export const PEER_SCENARIOS: PeerScenario[] = [
     variables: (d, i) => ({ id: pick(d.episodeIds, i) }),
   },
   {
-    title: '15 { __typename }',
+    title: '{ __typename } (HTTP and the GraphQL pipeline alone)',
     ours: `{ __typename }`,
     postgraphile: `{ __typename }`,
     variables: () => ({}),
@@ -151,6 +151,8 @@ async function startServers(o: PeerOptions, peer: PeerInstall): Promise<Server[]
   if (o.node !== 'none') {
     const execPath = o.node === '24' ? peer.node : o.node;
     const runtime = execPath === peer.node ? peer.nodeVersion : execFileSync(execPath, ['--version'], { encoding: 'utf8' }).trim();
+    // the rows and answers are told apart by runtime
+    if (runtime === process.version) throw new Error(`--node ${o.node} is the benchmark's own Node.js ${runtime}: choose another or none`);
     runtimes.push({ runtime, execPath });
   }
   try {

@@ -52,7 +52,7 @@ export const PEER_SCENARIOS: PeerScenario[] = [
     variables: (d, i) => ({ id: pick(d.episodeIds, i) }),
   },
   {
-    title: '{ __typename } (HTTP and the GraphQL pipeline alone)',
+    title: '15 { __typename }',
     ours: `{ __typename }`,
     postgraphile: `{ __typename }`,
     variables: () => ({}),

@@ -6,6 +6,8 @@ import { projectRoot } from '../src/db/paths';
 export interface ServerStats {
   statements: number;
   cpuMs: number;
+  /** CPU time PostgreSQL's backends used for this server so far (ms), where it can be read */
+  dbCpuMs?: number;
   /** vectors held by the recall index and the memory it reports (GraphQL server only) */
   indexVectors?: number;
   indexBytes?: number;
@@ -34,12 +36,26 @@ export const SERVER_NODE_FLAGS: readonly string[] = (() => {
   return flags[1].split(' ').filter(Boolean);
 })();
 
-/** Forks dist/bench/<script>.js with `env` (with BENCH_CPU_PROF=<dir>, each server writes a V8 CPU profile there), waits for its `ready` message (with the port it listens on). */
-export async function startChild(name: string, script: string, env: Record<string, string>): Promise<Child> {
-  const proc = fork(join(__dirname, `${script}.js`), [], {
+/** Another program for startChild: its own file, Node.js binary and flags. */
+export interface ChildProgram {
+  /** the script to run (default dist/bench/<script>.js) */
+  file?: string;
+  /** the Node.js binary (default the one running the benchmark) */
+  execPath?: string;
+  /** Node.js flags (default the server's, SERVER_NODE_FLAGS) */
+  nodeFlags?: readonly string[];
+}
+
+/**
+ * Forks dist/bench/<script>.js with `env` (with BENCH_CPU_PROF=<dir>, each server writes a V8 CPU profile there), waits for its `ready`
+ * message (with the port it listens on). `program` runs another file or Node.js binary that speaks the same messages.
+ */
+export async function startChild(name: string, script: string, env: Record<string, string>, program: ChildProgram = {}): Promise<Child> {
+  const proc = fork(program.file ?? join(__dirname, `${script}.js`), [], {
     env: { ...process.env, ...env },
+    ...(program.execPath ? { execPath: program.execPath } : {}),
     execArgv: [
-      ...SERVER_NODE_FLAGS,
+      ...(program.nodeFlags ?? SERVER_NODE_FLAGS),
       ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`] : process.execArgv),
     ],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],

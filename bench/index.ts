@@ -20,6 +20,8 @@ import { fanOut, scenarios } from './scenarios';
 import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
 import { OTLP_ID, otlpMarkdown, runOtlp } from './otlp';
+import { PEERS_ID, runPeers } from './peers';
+import { peersTable, type PeersResult } from './peer-report';
 import { QUALITY_ID, runQuality } from './quality';
 import { ERASURE_ID, runErasure } from './erasure';
 import { qualityTable, type QualityResult } from './quality-score';
@@ -37,6 +39,8 @@ interface Args {
   facts: number | null;
   dim: number | null;
   noRaw: boolean;
+  /** the peer comparison's second runtime of our server: '24', a Node.js binary, or 'none' */
+  node: string;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -52,6 +56,7 @@ function parseArgs(argv: string[]): Args {
     facts: null,
     dim: null,
     noRaw: false,
+    node: '24',
   };
   for (let i = 0; i < argv.length; i++) {
     const [k, v] = [argv[i], argv[i + 1]];
@@ -74,9 +79,12 @@ function parseArgs(argv: string[]): Args {
     } else if (k === '--facts') a.facts = num();
     else if (k === '--dim') a.dim = num();
     else if (k === '--no-raw') a.noRaw = true;
-    else
+    else if (k === '--node') {
+      a.node = v ?? '24';
+      i++;
+    } else
       throw new Error(
-        `unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw)`,
+        `unknown option ${k} (--scale --duration --warmup --connections --subscribers --events --writers --only --facts --dim --no-raw --node)`,
       );
   }
   return a;
@@ -233,7 +241,7 @@ async function main(): Promise<void> {
           headers: { authorization: `Bearer ${token}` },
           stats: () => raw.stats(),
         },
-      ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw)) as Target[];
+      ].filter((t) => t.name === 'graphql' || (s.raw !== false && !args.noRaw));
       const res: Partial<Record<'graphql' | 'raw', LoadResult>> = {};
       let failed: string | null = null;
       // the first request of a scenario includes what a server does on first use (reading a bank into the recall index)
@@ -323,6 +331,21 @@ async function main(): Promise<void> {
       progress.start(QUALITY_ID);
       qualityResult = await quality();
     }
+    let peers: PeersResult | string | undefined;
+    if (!args.only.length || args.only.includes(PEERS_ID)) {
+      progress.start(PEERS_ID);
+      peers = await runPeers({
+        databaseUrl: db.url,
+        orgId,
+        token,
+        env: gqlEnv,
+        poolMax,
+        data,
+        load,
+        node: args.node,
+        log: (l) => console.log(l),
+      });
+    }
     progress.finish();
     const result = {
       date: new Date().toISOString(),
@@ -337,11 +360,14 @@ async function main(): Promise<void> {
       fanOut: fan,
       noisyTenant: noisy,
       quality: qualityResult,
+      peers,
       graphqlPeakRssMb: gql.peakRssMb(),
       rawPeakRssMb: raw.peakRssMb(),
     };
     writeResults(result);
-    console.log('\n' + markdown(result) + (noisy ? '\n\n' + noisyMarkdown(noisy) : ''));
+    if (rows.length || Object.keys(fan).length) console.log('\n' + markdown(result));
+    if (noisy) console.log('\n' + noisyMarkdown(noisy));
+    if (peers) console.log('\n' + (typeof peers === 'string' ? `peers: ${peers}` : peersTable(peers).join('\n')));
   } finally {
     for (const ch of children.reverse()) await ch.stop();
     await db.close();

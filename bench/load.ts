@@ -4,9 +4,12 @@ import type { ServerStats } from './children';
 const autocannon = require('autocannon') as (opts: Record<string, unknown>) => Promise<any>;
 
 export interface Target {
-  name: 'graphql' | 'raw';
+  /** 'graphql' and 'raw' in the scenarios; the servers' names in the peer comparison */
+  name: string;
   url: string;
   headers: Record<string, string>;
+  /** the body of request i, when this server is sent its own document (the run's body otherwise) */
+  body?: (i: number) => string;
   /** SQL statements run and CPU time used by the server so far */
   stats(): Promise<ServerStats>;
 }
@@ -20,6 +23,8 @@ export interface LoadResult {
   statementsPerRequest: number | null;
   /** server CPU time (user + system) per request, ms: steadier than req/s on a shared machine */
   cpuMsPerRequest: number | null;
+  /** PostgreSQL's CPU time (its backends for this server) per request, ms, where the server reports it */
+  dbCpuMsPerRequest?: number | null;
 }
 
 /** One warm-up and one measured window against one server; the body of request i is `body(i)`. */
@@ -40,7 +45,7 @@ async function measure(
       requests: [
         {
           method: 'POST',
-          setupRequest: (req: Record<string, unknown>) => ({ ...req, body: body(i++) }),
+          setupRequest: (req: Record<string, unknown>) => ({ ...req, body: (t.body ?? body)(i++) }),
           onResponse: (status: number, resBody: string) => {
             if (status !== 200 || resBody.includes('"errors"')) errors++;
           },
@@ -64,6 +69,9 @@ async function measure(
     errors: errors + (r.errors as number),
     statementsPerRequest: sent > 0 ? (after.statements - before.statements) / sent : null,
     cpuMsPerRequest: sent > 0 ? (after.cpuMs - before.cpuMs) / sent : null,
+    ...(after.dbCpuMs !== undefined && before.dbCpuMs !== undefined
+      ? { dbCpuMsPerRequest: sent > 0 ? (after.dbCpuMs - before.dbCpuMs) / sent : null }
+      : {}),
   };
 }
 
@@ -105,6 +113,7 @@ function combine(ws: LoadResult[], duration: number): LoadResult {
     errors: ws.reduce((a, w) => a + w.errors, 0),
     statementsPerRequest: weighted((w) => w.statementsPerRequest),
     cpuMsPerRequest: weighted((w) => w.cpuMsPerRequest),
+    ...(ws.some((w) => w.dbCpuMsPerRequest !== undefined) ? { dbCpuMsPerRequest: weighted((w) => w.dbCpuMsPerRequest ?? null) } : {}),
   };
 }
 

@@ -9,7 +9,8 @@
 // with its one-connection variant beside it. kind=fanout: feedbackAdded fan-out per transport.
 // kind=noisy: the quiet organization's latency beside a flooding key. kind=quality: evidence recall
 // of each recall strategy on the evaluation conversations. kind=semantic: recall and writes with the
-// server's embedding model beside what the model does alone, and the server's memory.
+// server's embedding model beside what the model does alone, and the server's memory. kind=peers: our
+// server on each runtime against PostGraphile.
 // `only` keeps the scenarios whose number (the first word of the name) is listed.
 // `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import { join } from 'node:path';
 import type { FanOutResult } from './fanout';
 import type { NoisyResult } from './noisy';
 import { qualityTable, type QualityResult } from './quality-score';
+import { peersTable, type PeersResult } from './peer-report';
 import type { Row } from './report';
 import type { SemanticResult } from './semantic';
 
@@ -29,6 +31,8 @@ export interface Results {
   /** the quality scenario's scores, or why it was skipped */
   quality?: QualityResult | string;
   semantic?: SemanticResult;
+  /** the peer comparison, or why it was skipped */
+  peers?: PeersResult | string;
 }
 
 const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
@@ -126,7 +130,9 @@ function semanticTable(m: SemanticResult): string[] {
   const lines = ['| measurement | req/s (or texts/s) | p50 / p99 ms | CPU ms/req | SQL/req |', '|---|---:|---:|---:|---:|'];
   for (const s of m.rows) {
     const g = s.graphql!;
-    lines.push(`| ${s.scenario} | ${fixed(g.rps, 1)} | ${ms(g.p50)} / ${ms(g.p99)} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`);
+    lines.push(
+      `| ${s.scenario} | ${fixed(g.rps, 1)} | ${ms(g.p50)} / ${ms(g.p99)} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`,
+    );
   }
   const a = m.modelAlone;
   lines.push(`| model alone, one query at a time | ${fixed(a.oneAtATime.qps, 1)} | ${fixed(a.oneAtATime.p50, 1)} / - | - | - |`);
@@ -137,7 +143,9 @@ function semanticTable(m: SemanticResult): string[] {
     ['another organization HYBRID recall, 1 connection, idle', m.writes.idle],
     ['the same during the writes', m.writes.during],
   ] as const)
-    lines.push(`| ${name} | ${fixed(r.rps, 1)} | ${ms(r.p50)} / ${ms(r.p99)} | ${fixed(r.cpuMsPerRequest, 2)} | ${perRequest(r.statementsPerRequest)} |`);
+    lines.push(
+      `| ${name} | ${fixed(r.rps, 1)} | ${ms(r.p50)} / ${ms(r.p99)} | ${fixed(r.cpuMsPerRequest, 2)} | ${perRequest(r.statementsPerRequest)} |`,
+    );
   const rss = m.rssMb;
   lines.push(
     `| server RSS MB: model loaded / index holding ${m.facts} x ${m.dim} (${fixed(m.indexMb, 0)} MB) / end / peak | ${[rss.modelLoaded, rss.indexHeld, rss.end, rss.peak].map((x) => x ?? '-').join(' / ')} | - | - | - |`,
@@ -172,10 +180,15 @@ export function renderTable(params: string, read: (file: string) => Results = re
   if (kind === 'latency') return latencyTable(runs).join('\n');
   if (kind === 'fanout') return fanOutTable(runs).join('\n');
   if (kind === 'noisy') return noisyTable(runs).join('\n');
-  if (kind === 'semantic') return runs.flatMap(({ file, r }) => (r.semantic ? semanticTable(r.semantic) : [`(${file}: no semantic run)`])).join('\n');
+  if (kind === 'semantic')
+    return runs.flatMap(({ file, r }) => (r.semantic ? semanticTable(r.semantic) : [`(${file}: no semantic run)`])).join('\n');
   if (kind === 'quality')
     return runs
       .flatMap(({ file, r }) => (typeof r.quality === 'object' ? qualityTable(r.quality) : [`(${file}: no quality scores)`]))
+      .join('\n');
+  if (kind === 'peers')
+    return runs
+      .flatMap(({ file, r }) => (typeof r.peers === 'object' ? peersTable(r.peers) : [`(${file}: no peer comparison)`]))
       .join('\n');
   throw new Error(`unknown bench-table kind ${kind}`);
 }

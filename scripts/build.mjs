@@ -20,8 +20,10 @@ async function* walk(dir) {
   }
   for (const e of entries) {
     const p = join(dir, e.name);
-    if (e.isDirectory()) yield* walk(p);
-    else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) yield p;
+    // node_modules: the benchmark's peer installs its own packages under bench/peers/
+    if (e.isDirectory()) {
+      if (e.name !== 'node_modules') yield* walk(p);
+    } else if (e.name.endsWith('.ts') && !e.name.endsWith('.d.ts')) yield p;
   }
 }
 

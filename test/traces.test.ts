@@ -1,12 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
+  DeleteEpisodesDocument,
   EpisodeTracesDocument,
+  EraseSubjectDocument,
   FactByIdDocument,
   FactSignalsDocument,
   JudgeEpisodeDocument,
   PurgeExpiredFeedbackDocument,
   RecordEpisodeDocument,
+  SubmitSignalsDocument,
   SubmitFeedbackDocument,
   TracedMemoryContextDocument,
   TracedRecallDocument,
@@ -235,6 +238,50 @@ describe('credit', () => {
     expect([await state(served[0]), await contexts(served[0]), await state(served[1])]).toEqual(before);
     expect((await signalsOf(served[0])).signals.map((x) => x.signalType)).toEqual(['USED']);
     expect((await signalsOf(served[1])).signals).toEqual([]);
+  });
+
+  it('erasing an episode or a subject removes every credit it earned, usefulness recomputed from the signals left', async () => {
+    const { bankId } = await bank(a.token, TEA);
+    const own = await episode(a.token, 'erased-agent');
+    const served = (
+      await gqlOk(
+        s.url,
+        TracedRecallDocument,
+        { input: { bankId, query: 'which tea is green', limit: 10 }, trace: { episodeId: own } },
+        a.token,
+      )
+    ).recall.map((x) => x.fact.id);
+    // a signal a caller sent stays; the credit of the episode goes
+    await gqlOk(
+      s.url,
+      SubmitSignalsDocument,
+      { signals: [{ factId: served[0], signalType: 'HELPFUL', query: 'which tea is green' }] },
+      a.token,
+    );
+    const state = (id: string) => em().execute('SELECT usefulness, signal_count, last_signal_at FROM facts WHERE id = ?', [id]);
+    const contexts = (id: string) =>
+      em().execute('SELECT id, usefulness, signal_count, last_signal_at FROM fact_query_contexts WHERE fact_id = ? ORDER BY id', [id]);
+    const before = [await state(served[0]), await contexts(served[0]), await state(served[1]), await contexts(served[1])];
+    await gqlOk(s.url, UseFactsDocument, { episodeId: own, factIds: [served[0]] }, a.token);
+    await gqlOk(s.url, SubmitFeedbackDocument, { input: { episodeId: own, feedbackType: 'THUMBS_DOWN' } }, a.token);
+    expect((await signalsOf(served[0])).signals.map((x) => x.source)).toEqual(['FEEDBACK', 'USAGE', null]);
+    const dry = await gqlOk(s.url, EraseSubjectDocument, { selector: { agentId: 'erased-agent' }, dryRun: true }, a.token);
+    const kinds = (r: typeof dry.eraseSubject) => Object.fromEntries(r.counts.map((c) => [c.kind, c.count]));
+    const done = await gqlOk(s.url, EraseSubjectDocument, { selector: { agentId: 'erased-agent' } }, a.token);
+    expect(kinds(done.eraseSubject)).toEqual(kinds(dry.eraseSubject));
+    expect(kinds(done.eraseSubject).factSignals).toBe(4); // USED and NOT_HELPFUL of the used fact, IGNORED of the two others
+    expect([await state(served[0]), await contexts(served[0]), await state(served[1]), await contexts(served[1])]).toEqual(before);
+    expect((await signalsOf(served[0])).signals.map((x) => x.source)).toEqual([null]);
+    expect(await count(`fact_signals WHERE episode_id = '${own}'`)).toBe(0);
+    expect(await count(`memory_traces WHERE episode_id = '${own}'`)).toBe(0);
+
+    // deleteEpisodes by id does the same
+    const second = await servedEpisode(a.token, bankId);
+    await gqlOk(s.url, UseFactsDocument, { episodeId: second.ep, factIds: [second.served[0]] }, a.token);
+    expect(await count(`fact_signals WHERE episode_id = '${second.ep}'`)).toBeGreaterThan(0);
+    await gqlOk(s.url, DeleteEpisodesDocument, { ids: [second.ep] }, a.token);
+    expect(await count(`fact_signals WHERE episode_id = '${second.ep}'`)).toBe(0);
+    expect([await state(served[0]), await contexts(served[0])]).toEqual(before.slice(0, 2));
   });
 
   it('is off when the organization turns it off, and bounded by maxFactsPerEvent', async () => {

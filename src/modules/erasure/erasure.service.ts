@@ -3,7 +3,8 @@ import { sql as raw, type RawBuilder } from 'kysely';
 import { badInput, notFound } from '../../core/errors';
 import { text } from '../../core/validate';
 import { firstRow, rows as runRows, sql, templateRows } from '../../db/typed-sql';
-import { type Counts, KINDS, STEPS, type Targets } from './erasure.steps';
+import { removeCredit } from '../facts';
+import { type Counts, KINDS, type Step, STEPS, type Targets } from './erasure.steps';
 
 /** At most this many ids or external ids per delete. */
 const MAX_IDS = 1000;
@@ -54,7 +55,7 @@ async function run(em: EntityManager, orgId: string, keyId: string | null, r: Ru
       continue;
     }
     for (;;) {
-      const [got] = await templateRows(em, step.batch(orgId, where, step.size));
+      const got = step.credit ? await withCredit(em, orgId, step, where) : (await templateRows(em, step.batch(orgId, where, step.size)))[0];
       add(got);
       const roots = Number(Object.values(got ?? {})[0] ?? 0);
       if (roots < step.size) break;
@@ -80,6 +81,27 @@ async function run(em: EntityManager, orgId: string, keyId: string | null, r: Ru
       .returning('id'),
   );
   return { id: audit!.id, dryRun: r.dryRun, counts };
+}
+
+/**
+ * One batch of a step whose rows earned usefulness credit, in one transaction: the batch's ids
+ * (locked), the credit they earned removed with every fact's usefulness computed again from the
+ * signals left, then the batch deleted; the removed signals are counted as `factSignals`.
+ */
+async function withCredit(em: EntityManager, orgId: string, step: Step, where: RawBuilder<boolean>): Promise<Partial<Counts>> {
+  const { table, alias, as } = step.credit!;
+  return em.transactional(async (tx) => {
+    const picked = await templateRows<{ id: string }>(
+      tx,
+      raw`SELECT ${raw.ref(`${alias}.id`)} AS id FROM ${raw.table(table)} AS ${raw.raw(alias)}
+           WHERE ${raw.ref(`${alias}.org_id`)} = ${orgId}::uuid AND ${where} LIMIT ${step.size} FOR UPDATE`,
+    );
+    if (picked.length === 0) return {};
+    const ids = picked.map((r) => r.id);
+    const credit = await removeCredit(tx, orgId, { [as]: ids });
+    const [got] = await templateRows(tx, step.batch(orgId, raw<boolean>`${raw.ref(`${alias}.id`)} = any(${ids}::uuid[])`, step.size));
+    return { ...got, factSignals: Number(got?.factSignals ?? 0) + credit };
+  });
 }
 
 /** Ids or external ids the organization erased before (a retry of a delete by id finds them here). */

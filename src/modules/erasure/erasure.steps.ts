@@ -39,6 +39,13 @@ export interface Targets {
 export interface Step {
   root: keyof Targets;
   size: number;
+  /**
+   * Rows whose usefulness credit goes with them: the table and alias `batch`'s condition is on, and
+   * which ids of `removeCredit` they are. Such a step runs each batch in a transaction that picks
+   * the batch's ids, removes the credit they earned (usefulness recomputed from the signals left),
+   * then deletes them.
+   */
+  credit?: { table: 'episodes' | 'feedback'; alias: 'e' | 'f'; as: 'episodeIds' | 'feedbackIds' };
   batch(orgId: string, where: RawBuilder<boolean>, size: number): RawBuilder<Partial<Counts>>;
   /** `t`: every target of the erasure (rows an earlier step takes are not counted again) */
   count(orgId: string, where: RawBuilder<boolean>, t: Targets): RawBuilder<Partial<Counts>>;
@@ -60,8 +67,8 @@ const n = (cte: string, kind: Kind) => raw.raw(`(SELECT count(*) FROM ${cte})::i
 const episodes: Step = {
   root: 'episodes',
   size: 1000,
-  // the usefulness credit these episodes and their feedback earned is to be removed here as well,
-  // once credit is kept per source: see `removeCreditStep` in docs/design.md ("Erasure")
+  // every credit an episode earned (usage, its feedback and verdicts) carries the episode's id
+  credit: { table: 'episodes', alias: 'e', as: 'episodeIds' },
   batch: (
     orgId,
     where,
@@ -83,7 +90,8 @@ const episodes: Step = {
       (SELECT count(*) FROM episode_outputs x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b))::int AS outputs,
       (SELECT count(*) FROM episode_facts x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b))::int AS "factLinks",
       (SELECT count(*) FROM feedback x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b))::int AS feedback,
-      (SELECT count(*) FROM canvas_audits x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b))::int AS "canvasActions"`,
+      (SELECT count(*) FROM canvas_audits x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b))::int AS "canvasActions",
+      (SELECT count(*) FROM fact_signals x WHERE x.org_id = ${orgId}::uuid AND x.episode_id IN (SELECT id FROM b))::int AS "factSignals"`,
 };
 
 /**
@@ -93,6 +101,7 @@ const episodes: Step = {
 const feedback: Step = {
   root: 'feedback',
   size: 5000,
+  credit: { table: 'feedback', alias: 'f', as: 'feedbackIds' },
   batch: (
     orgId,
     where,
@@ -107,8 +116,10 @@ const feedback: Step = {
               FROM agg WHERE e.org_id = ${orgId}::uuid AND e.id = agg.episode_id)
     SELECT ${n('d', 'feedback')}`,
   count: (orgId, where, t) =>
-    raw`SELECT count(*)::int AS feedback FROM feedback f WHERE f.org_id = ${orgId}::uuid AND ${where}
-          AND (f.episode_id IS NULL OR NOT ${onErasedEpisode(orgId, 'f.episode_id', t)})`,
+    raw`WITH b AS (SELECT f.id FROM feedback f WHERE f.org_id = ${orgId}::uuid AND ${where}
+          AND (f.episode_id IS NULL OR NOT ${onErasedEpisode(orgId, 'f.episode_id', t)}))
+        SELECT (SELECT count(*) FROM b)::int AS feedback,
+          (SELECT count(*) FROM fact_signals x WHERE x.org_id = ${orgId}::uuid AND x.feedback_id IN (SELECT id FROM b))::int AS "factSignals"`,
 };
 
 /** Canvas actions of the subject not on an erased episode, taken out of their episode's action count. */
@@ -152,7 +163,8 @@ const facts: Step = {
   count: (orgId, where, t) => raw`WITH b AS (SELECT f.id FROM facts f WHERE f.org_id = ${orgId}::uuid AND ${where})
     SELECT (SELECT count(*) FROM b)::int AS facts,
       (SELECT count(*) FROM fact_versions x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b))::int AS "factVersions",
-      (SELECT count(*) FROM fact_signals x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b))::int AS "factSignals",
+      (SELECT count(*) FROM fact_signals x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b)
+          AND (x.episode_id IS NULL OR NOT ${onErasedEpisode(orgId, 'x.episode_id', t)}))::int AS "factSignals",
       (SELECT count(*) FROM fact_query_contexts x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b))::int AS "queryContexts",
       (SELECT count(*) FROM episode_facts x WHERE x.org_id = ${orgId}::uuid AND x.fact_id IN (SELECT id FROM b)
           AND NOT ${onErasedEpisode(orgId, 'x.episode_id', t)})::int AS "factLinks"`,

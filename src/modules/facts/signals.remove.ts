@@ -30,7 +30,7 @@ function recompute(table: 'facts' | 'fact_query_contexts', orgId: string, target
 /**
  * Removes the credit that feedback or episodes earned (signals the server derived from them) and
  * computes the usefulness of every fact and query context they had moved again from the signals
- * that remain, exactly as the formulas would have without them. Call it in the transaction that
+ * that remain (a query context left without any is deleted), exactly as the formulas would have without them. Call it in the transaction that
  * deletes the feedback or the episodes. The facts are locked in id order first, as every signal
  * write does. Returns how many signals were removed.
  */
@@ -57,6 +57,13 @@ export async function removeCredit(
   );
   if (removed.length === 0) return 0;
   await templateRows(tx, recompute('facts', orgId, [...new Set(removed.map((r) => r.fact_id))]));
-  await templateRows(tx, recompute('fact_query_contexts', orgId, [...new Set(removed.map((r) => r.context_id))]));
+  // a query context left without signals goes (its query was only ever known from them); the rest are computed again
+  const contexts = [...new Set(removed.map((r) => r.context_id))];
+  await templateRows(
+    tx,
+    raw`DELETE FROM fact_query_contexts c WHERE c.org_id = ${orgId} AND c.id = any(${contexts}::uuid[])
+          AND NOT EXISTS (SELECT 1 FROM fact_signals s WHERE s.org_id = c.org_id AND s.context_id = c.id)`,
+  );
+  await templateRows(tx, recompute('fact_query_contexts', orgId, contexts));
   return removed.length;
 }

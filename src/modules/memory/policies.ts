@@ -161,37 +161,19 @@ export function selectPositions(
     return zone('RELEVANT', b, () => byScore((relevance ??= prepared.relevance(query))));
   };
   let picked: number[];
-  // the zones in merge order: a memory in two zones is counted in the first
-  let named: [string, number[]][];
   switch (policy) {
     case 'RECENT':
       picked = sorted(recent(budget));
-      named = [['RECENT', picked]];
       break;
     case 'RELEVANT':
       picked = sorted(relevant(budget));
-      named = [['RELEVANT', picked]];
       break;
     case 'MIXED': {
       const half = Math.floor(budget * 0.5);
-      named = [
-        ['RELEVANT', relevant(half)],
-        ['RECENT', recent(half)],
-      ];
-      picked = mergeWithin(
-        named.map(([, z]) => z),
-        tokens,
-        budget,
-        least,
-      );
+      picked = mergeWithin([relevant(half), recent(half)], tokens, budget, least);
       break;
     }
     case 'FOVEATED':
-      named = [
-        ['EARLY', greedy([0, 1, 2].slice(0, n), tokens, Math.floor(budget * 0.3), least)],
-        ['RELEVANT', relevant(Math.floor(budget * 0.3))],
-        ['RECENT', recent(Math.floor(budget * 0.4))],
-      ];
       picked = mergeWithin(
         [
           zone('EARLY', Math.floor(budget * 0.3), () => [0, 1, 2].slice(0, n)),

@@ -75,7 +75,7 @@ describe('POST /v1/traces', () => {
     expect(new Date(ep.endedAt!).getTime() - new Date(ep.createdAt).getTime()).toBe(3000);
   });
 
-  it('reads the older message events and OpenInference spans sent by the JSON exporter, and links retrieved facts', async () => {
+  it('reads the older message events and OpenInference spans sent by the JSON exporter, and makes retrievals memory traces with credit', async () => {
     await gqlOk(
       s.url,
       `mutation($inputs: [FactInput!]!) { upsertFacts(inputs: $inputs) { id } }`,
@@ -105,6 +105,24 @@ describe('POST /v1/traces', () => {
       { spanId: '0707070707070707', query: 'refund window', documentIds: ['policy-refunds', 'policy-unknown'] },
     ]);
     expect(agentEp.facts).toEqual([{ externalId: 'policy-refunds' }]);
+    // the retrieval is a memory trace of the episode, and the fact it served and the episode used is credited once
+    const TRACES = `query($id: ID!) { episode(id: $id) { memoryTrace { operation query items { rank factId used } } } }`;
+    const SIGNALS = `query($id: ID!) { fact(id: $id) { signals(first: 10) { signalType source episodeId } } }`;
+    const traced = await gqlOk<
+      { episode: { memoryTrace: { operation: string; query: string; items: { rank: number; factId: string; used: boolean }[] }[] } },
+      unknown
+    >(s.url, TRACES, { id: agentEp.id }, agent);
+    expect(traced.episode.memoryTrace).toEqual([
+      { operation: 'RECALL', query: 'refund window', items: [{ rank: 1, factId: expect.any(String), used: true }] },
+    ]);
+    const factId = traced.episode.memoryTrace[0].items[0].factId;
+    const signals = async () =>
+      (await gqlOk<{ fact: { signals: unknown[] } }, unknown>(s.url, SIGNALS, { id: factId }, agent)).fact.signals;
+    expect(await signals()).toEqual([{ signalType: 'USED', source: 'USAGE', episodeId: agentEp.id }]);
+    // the same export again: still one trace, one credit
+    expect((await exportSpans(base, agent, readableSpans(fixture('openinference'), oi), { json: true })).code).toBe(0);
+    expect((await gqlOk<typeof traced, unknown>(s.url, TRACES, { id: agentEp.id }, agent)).episode.memoryTrace).toHaveLength(1);
+    expect(await signals()).toHaveLength(1);
   });
 
   it('gives the same episode whatever the order and number of exports, retries included', async () => {

@@ -300,6 +300,7 @@ export interface MemoryTracesTable {
   mode: string | null;
   budget: number | null;
   items: Json;
+  span_id: string | null;
 }
 
 export interface OrgCreditSettingsTable {

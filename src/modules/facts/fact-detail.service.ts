@@ -47,8 +47,9 @@ export async function factSignals(em: EntityManager, orgId: string, factId: stri
       .where('s.org_id', '=', orgId)
       .where('s.fact_id', '=', factId)
       .orderBy('s.created_at')
-      // one batch shares its time; the log is append-only, so a batch's rows lie in the order they were given
-      .orderBy(raw`s.ctid`),
+      // the order signals were applied in: a batch shares its time and numbers its signals
+      .orderBy('s.ord')
+      .orderBy('s.id'),
   );
   let score = NEUTRAL;
   let last: Date | null = null;

@@ -1,4 +1,4 @@
-import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property } from '@mikro-orm/core';
+import { Entity, Index, ManyToOne, type Opt, PrimaryKey, Property, Unique } from '@mikro-orm/core';
 import { FloatArrayType } from '../../db/float-array.type';
 
 /**
@@ -9,6 +9,7 @@ import { FloatArrayType } from '../../db/float-array.type';
  */
 @Entity({ tableName: 'memory_traces' })
 @Index({ properties: ['orgId', 'episodeId', 'createdAt'] })
+@Unique({ properties: ['orgId', 'episodeId', 'spanId'] })
 export class MemoryTrace {
   @PrimaryKey({ type: 'uuid' })
   id!: string;
@@ -48,6 +49,10 @@ export class MemoryTrace {
   /** memoryContext: the token budget; recall and recallEpisodes: the limit */
   @Property({ type: 'integer', nullable: true })
   budget: number | null = null;
+
+  /** the retrieval span an OpenTelemetry export reported it as (null for the API's traced reads): written once per span */
+  @Property({ type: 'text', nullable: true })
+  spanId: string | null = null;
 
   /** the served items in order: `{ factId | episodeId | segmentId, zone, scores }` */
   @Property({ type: 'jsonb' })

@@ -126,7 +126,9 @@ function semanticTable(m: SemanticResult): string[] {
   const lines = ['| measurement | req/s (or texts/s) | p50 / p99 ms | CPU ms/req | SQL/req |', '|---|---:|---:|---:|---:|'];
   for (const s of m.rows) {
     const g = s.graphql!;
-    lines.push(`| ${s.scenario} | ${fixed(g.rps, 1)} | ${ms(g.p50)} / ${ms(g.p99)} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`);
+    lines.push(
+      `| ${s.scenario} | ${fixed(g.rps, 1)} | ${ms(g.p50)} / ${ms(g.p99)} | ${fixed(g.cpuMsPerRequest, 2)} | ${perRequest(g.statementsPerRequest)} |`,
+    );
   }
   const a = m.modelAlone;
   lines.push(`| model alone, one query at a time | ${fixed(a.oneAtATime.qps, 1)} | ${fixed(a.oneAtATime.p50, 1)} / - | - | - |`);
@@ -137,7 +139,9 @@ function semanticTable(m: SemanticResult): string[] {
     ['another organization HYBRID recall, 1 connection, idle', m.writes.idle],
     ['the same during the writes', m.writes.during],
   ] as const)
-    lines.push(`| ${name} | ${fixed(r.rps, 1)} | ${ms(r.p50)} / ${ms(r.p99)} | ${fixed(r.cpuMsPerRequest, 2)} | ${perRequest(r.statementsPerRequest)} |`);
+    lines.push(
+      `| ${name} | ${fixed(r.rps, 1)} | ${ms(r.p50)} / ${ms(r.p99)} | ${fixed(r.cpuMsPerRequest, 2)} | ${perRequest(r.statementsPerRequest)} |`,
+    );
   const rss = m.rssMb;
   lines.push(
     `| server RSS MB: model loaded / index holding ${m.facts} x ${m.dim} (${fixed(m.indexMb, 0)} MB) / end / peak | ${[rss.modelLoaded, rss.indexHeld, rss.end, rss.peak].map((x) => x ?? '-').join(' / ')} | - | - | - |`,
@@ -172,7 +176,8 @@ export function renderTable(params: string, read: (file: string) => Results = re
   if (kind === 'latency') return latencyTable(runs).join('\n');
   if (kind === 'fanout') return fanOutTable(runs).join('\n');
   if (kind === 'noisy') return noisyTable(runs).join('\n');
-  if (kind === 'semantic') return runs.flatMap(({ file, r }) => (r.semantic ? semanticTable(r.semantic) : [`(${file}: no semantic run)`])).join('\n');
+  if (kind === 'semantic')
+    return runs.flatMap(({ file, r }) => (r.semantic ? semanticTable(r.semantic) : [`(${file}: no semantic run)`])).join('\n');
   if (kind === 'quality')
     return runs
       .flatMap(({ file, r }) => (typeof r.quality === 'object' ? qualityTable(r.quality) : [`(${file}: no quality scores)`]))

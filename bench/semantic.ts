@@ -53,7 +53,7 @@ const note = (i: number) => `${topic(i % TOPICS)}, and ${NAMES[(i + 3) % 10]} wr
 const HYBRID = `query SemHybrid($input: RecallInput!) { recall(input: $input) { fact { id text } semanticScore lexicalScore finalScore strategyUsed } }`;
 const UPSERT = `mutation SemUpsert($inputs: [FactInput!]!) { upsertFacts(inputs: $inputs) { id } }`;
 
-export interface ModelAlone {
+interface ModelAlone {
   /** one query at a time: queries/s and the median ms of one */
   oneAtATime: { qps: number; p50: number };
   /** 10 queries in flight: queries/s */

@@ -3,7 +3,7 @@ import {
   RecallDocument,
   type RecallInput,
   type RecallQuery,
-  SignalType,
+  type SignalInput,
   SubmitSignalsDocument,
   UpsertFactsDocument,
 } from './generated/graphql';
@@ -48,9 +48,9 @@ async function seedBank(token: string, bankId: string, float32: boolean, seed: n
     indexed.url,
     SubmitSignalsDocument,
     {
-      signals: ids.slice(0, 30).map((factId, i) => ({
+      signals: ids.slice(0, 30).map((factId, i): SignalInput => ({
         factId,
-        signalType: (i % 2 ? 'HELPFUL' : 'NOT_HELPFUL') as SignalType,
+        signalType: i % 2 ? 'HELPFUL' : 'NOT_HELPFUL',
         query: 'garden tomato',
         queryEmbedding: centres[0].map((c) => round(c + 0.05 * (random() - 0.5))),
       })),

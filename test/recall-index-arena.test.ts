@@ -129,7 +129,8 @@ describe('the shared arena of the recall index', () => {
           bank.put(
             row(
               i,
-              Array.from({ length: dim }, (_, j) => ((i + j) % 5) - 2),
+              // numbers a 32-bit float cannot hold: the banks keep codes only (no exact vectors), as sized here
+              Array.from({ length: dim }, (_, j) => ((i + j) % 5) - 2.1),
             ),
           );
         holdings.hold(orgId, bankId, bank);

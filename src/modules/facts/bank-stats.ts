@@ -78,7 +78,13 @@ export function bankStats(em: EntityManager, orgId: string, bankId: string, nowM
   return current(em, key, cache.get(key), nowMs, (db) => countBank(db, orgId, bankId, key, nowMs));
 }
 
-async function countBank(em: EntityManager, orgId: string, bankId: string, key: string, nowMs: number): Promise<BankStats & { at: number }> {
+async function countBank(
+  em: EntityManager,
+  orgId: string,
+  bankId: string,
+  key: string,
+  nowMs: number,
+): Promise<BankStats & { at: number }> {
   const [row] = await templateRows<{ n: string | number; avg_len: number | null }>(
     em,
     raw<{ n: string | number; avg_len: number | null }>`SELECT count(*) AS n, avg(length(f.text_tsv))::float8 AS avg_len

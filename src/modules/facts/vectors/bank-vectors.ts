@@ -59,7 +59,7 @@ function float32Exact(v: ArrayLike<number>): boolean {
  * text but no usable embedding are ranked by PostgreSQL; only their ids are kept.
  *
  * While every vector of the bank is made of 32-bit floats (what an embedding model outputs, stored
- * as float8), the bank also holds them exactly, in blocks of 32-bit floats, so recall computes exact
+ * as float8), the bank also holds them exactly, in blocks of 32-bit floats (up to `EXACT_BLOCK` facts each), so recall computes exact
  * cosines without reading vectors from PostgreSQL (`exactCosine`). The first vector that a 32-bit
  * float cannot hold (a client's float8 numbers) drops them for good: the bank then has no exact
  * vectors and recall reads them from PostgreSQL.
@@ -226,8 +226,15 @@ export class BankVectors {
       return;
     }
     const block = Math.floor(slot / EXACT_BLOCK);
-    while (this.exact.length <= block) this.exact.push(new Float32Array(EXACT_BLOCK * this.dim));
-    this.exact[block].set(v, (slot % EXACT_BLOCK) * this.dim);
+    const at = (slot % EXACT_BLOCK) * this.dim;
+    while (this.exact.length <= block) this.exact.push(new Float32Array(0));
+    // a block grows by doubling up to EXACT_BLOCK slots (a small bank holds little); full blocks never move
+    if (this.exact[block].length <= at) {
+      const grown = new Float32Array(Math.min(EXACT_BLOCK, Math.max(16, 2 * ((slot % EXACT_BLOCK) + 1))) * this.dim);
+      grown.set(this.exact[block]);
+      this.exact[block] = grown;
+    }
+    this.exact[block].set(v, at);
   }
 
   /**
@@ -317,7 +324,7 @@ export class BankVectors {
       (this.slotOf.size + this.textOnly.size) * 110 +
       this.windows.size * 80 +
       this.contextCount * (this.pdim + 150) +
-      (this.exact?.length ?? 0) * EXACT_BLOCK * this.dim * 4
+      (this.exact?.reduce((n, b) => n + b.byteLength, 0) ?? 0)
     );
   }
 

@@ -21,6 +21,8 @@ import { benchSteps, Progress } from './progress';
 import { seed } from './seed';
 import { QUALITY_ID, runQuality } from './quality';
 import { qualityTable, type QualityResult } from './quality-score';
+import { LEARNING_CURVE_ID, runLearningCurve } from './learning-curve';
+import { learningTable } from './learning-svg';
 
 interface Args {
   scale: number;
@@ -163,6 +165,13 @@ async function main(): Promise<void> {
       writeResults({ date: new Date().toISOString(), args, node: process.version, quality: await quality() });
       return;
     }
+    if (args.only.length && args.only.every((id) => id === LEARNING_CURVE_ID)) {
+      // the learning curve writes its own organizations and banks: no seeding, no load
+      const learningCurve = await runLearningCurve({ gql, dbUrl: db.url });
+      console.log('\n' + learningTable(learningCurve).join('\n'));
+      writeResults({ date: new Date().toISOString(), args, node: process.version, learningCurve });
+      return;
+    }
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };
     const progress = new Progress(benchSteps(scenarios, fanOut, args, !!process.env.REDIS_URL));
     progress.start('seed');
@@ -283,6 +292,8 @@ async function main(): Promise<void> {
       progress.start(QUALITY_ID);
       qualityResult = await quality();
     }
+    const learningCurve =
+      !args.only.length || args.only.includes(LEARNING_CURVE_ID) ? await runLearningCurve({ gql, dbUrl: db.url }) : undefined;
     progress.finish();
     const result = {
       date: new Date().toISOString(),
@@ -297,6 +308,7 @@ async function main(): Promise<void> {
       fanOut: fan,
       noisyTenant: noisy,
       quality: qualityResult,
+      learningCurve,
       graphqlPeakRssMb: gql.peakRssMb(),
       rawPeakRssMb: raw.peakRssMb(),
     };

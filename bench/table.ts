@@ -8,7 +8,8 @@
 // kind=load: GraphQL against the raw baseline, one row per scenario. kind=latency: each scenario
 // with its one-connection variant beside it. kind=fanout: feedbackAdded fan-out per transport.
 // kind=noisy: the quiet organization's latency beside a flooding key. kind=quality: evidence recall
-// of each recall strategy on the evaluation conversations.
+// of each recall strategy on the evaluation conversations. kind=learning: the learning curve's
+// precision@1 per round, credit on and off, and what traces and credit cost.
 // `only` keeps the scenarios whose number (the first word of the name) is listed.
 // `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -17,6 +18,7 @@ import type { FanOutResult } from './fanout';
 import type { NoisyResult } from './noisy';
 import { qualityTable, type QualityResult } from './quality-score';
 import type { Row } from './report';
+import { type CurveResult, learningTable } from './learning-svg';
 
 export interface Results {
   args: { connections: number };
@@ -26,6 +28,8 @@ export interface Results {
   noisyTenant?: NoisyResult;
   /** the quality scenario's scores, or why it was skipped */
   quality?: QualityResult | string;
+  /** the learning-curve scenario's curve and costs */
+  learningCurve?: CurveResult;
 }
 
 const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
@@ -149,6 +153,8 @@ export function renderTable(params: string, read: (file: string) => Results = re
     return runs
       .flatMap(({ file, r }) => (typeof r.quality === 'object' ? qualityTable(r.quality) : [`(${file}: no quality scores)`]))
       .join('\n');
+  if (kind === 'learning')
+    return runs.flatMap(({ file, r }) => (r.learningCurve ? learningTable(r.learningCurve) : [`(${file}: no learning curve)`])).join('\n');
   throw new Error(`unknown bench-table kind ${kind}`);
 }
 

@@ -26,6 +26,8 @@ import { QUALITY_ID, runQuality } from './quality';
 import { ERASURE_ID, runErasure } from './erasure';
 import { qualityTable, type QualityResult } from './quality-score';
 import { runSemantic, SEMANTIC_ID } from './semantic';
+import { LEARNING_CURVE_ID, runLearningCurve } from './learning-curve';
+import { learningTable } from './learning-svg';
 
 interface Args {
   scale: number;
@@ -211,6 +213,13 @@ async function main(): Promise<void> {
       console.log('\n' + otlpMarkdown(otlp));
       return;
     }
+    if (args.only.length && args.only.every((id) => id === LEARNING_CURVE_ID)) {
+      // the learning curve writes its own organizations and banks: no seeding, no load
+      const learningCurve = await runLearningCurve({ gql, dbUrl: db.url });
+      console.log('\n' + learningTable(learningCurve).join('\n'));
+      writeResults({ date: new Date().toISOString(), args, node: process.version, learningCurve });
+      return;
+    }
     const overrides = { ...(args.facts !== null ? { facts: args.facts } : {}), ...(args.dim !== null ? { embeddingDim: args.dim } : {}) };
     const progress = new Progress(benchSteps(scenarios, fanOut, args, !!process.env.REDIS_URL));
     progress.start('seed');
@@ -346,6 +355,8 @@ async function main(): Promise<void> {
         log: (l) => console.log(l),
       });
     }
+    const learningCurve =
+      !args.only.length || args.only.includes(LEARNING_CURVE_ID) ? await runLearningCurve({ gql, dbUrl: db.url }) : undefined;
     progress.finish();
     const result = {
       date: new Date().toISOString(),
@@ -361,6 +372,7 @@ async function main(): Promise<void> {
       noisyTenant: noisy,
       quality: qualityResult,
       peers,
+      learningCurve,
       graphqlPeakRssMb: gql.peakRssMb(),
       rawPeakRssMb: raw.peakRssMb(),
     };

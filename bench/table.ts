@@ -11,6 +11,7 @@
 // of each recall strategy on the evaluation conversations. kind=semantic: recall and writes with the
 // server's embedding model beside what the model does alone, and the server's memory. kind=peers: our
 // server on each runtime against PostGraphile.
+// kind=learning: the learning curve's precision@1 per round, credit on and off, and what traces and credit cost.
 // `only` keeps the scenarios whose number (the first word of the name) is listed.
 // `npm run bench:table` rewrites the tables; `npm run bench:table -- --check` only compares.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -21,6 +22,7 @@ import { qualityTable, type QualityResult } from './quality-score';
 import { peersTable, type PeersResult } from './peer-report';
 import type { Row } from './report';
 import type { SemanticResult } from './semantic';
+import { type CurveResult, learningTable } from './learning-svg';
 
 export interface Results {
   args: { connections: number };
@@ -33,6 +35,8 @@ export interface Results {
   semantic?: SemanticResult;
   /** the peer comparison, or why it was skipped */
   peers?: PeersResult | string;
+  /** the learning-curve scenario's curve and costs */
+  learningCurve?: CurveResult;
 }
 
 const root = join(__dirname, __dirname.includes('/dist/') ? '../..' : '..');
@@ -190,6 +194,8 @@ export function renderTable(params: string, read: (file: string) => Results = re
     return runs
       .flatMap(({ file, r }) => (typeof r.peers === 'object' ? peersTable(r.peers) : [`(${file}: no peer comparison)`]))
       .join('\n');
+  if (kind === 'learning')
+    return runs.flatMap(({ file, r }) => (r.learningCurve ? learningTable(r.learningCurve) : [`(${file}: no learning curve)`])).join('\n');
   throw new Error(`unknown bench-table kind ${kind}`);
 }
 

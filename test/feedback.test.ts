@@ -53,7 +53,7 @@ describe('scores', () => {
     expect(last.feedback.actorId).toEqual(expect.any(String));
   });
 
-  it('writes feedback on an episode in one statement that returns both rows, and replays a key with the rows as they are now', async () => {
+  it('writes feedback on an episode in one statement that returns both rows (with its credit plan in one transaction), and replays a key with the rows as they are now', async () => {
     const ep = await episode({ sessionId: 's-one' });
     const first = await submit({ episodeId: ep.id, feedbackType: 'THUMBS_UP' });
     s.sql.reset();
@@ -66,8 +66,9 @@ describe('scores', () => {
       executionId: 'x-1',
       occurredAt: '2026-01-02T03:04:05.678Z',
     });
-    // the write alone, besides authentication: no BEGIN / COMMIT, no reload of either row
-    expect(s.sql.besidesAuth, s.sql.statements.join('\n')).toBe(1);
+    // a scored feedback credits the facts its episode used, in the write's transaction: BEGIN, the
+    // write, the credit plan (nothing to credit here), COMMIT; no reload of either row
+    expect(s.sql.besidesAuth, s.sql.statements.join('\n')).toBe(4);
     expect(r.episode).toEqual({ id: ep.id, feedbackCount: 2, aggregateFeedbackScore: 1 });
     expect(r.feedback).toMatchObject({
       feedbackType: 'RATING',

@@ -92,7 +92,7 @@ describe('README', () => {
     }
   });
 
-  it('the quickstart runs the core loop: episode, canvas, live feedback, correction and few-shot examples, facts and boosted recall, memory context', async () => {
+  it('the quickstart runs the core loop: episode, canvas, live feedback, correction and few-shot examples, facts and boosted recall, memory context, traced recall and its credit', async () => {
     const blocks = markedBlocks('quickstart');
     expect(blocks[0].code).toMatch(/^TOKEN=ml_\.\.\./m);
     const sh = shell(process.env);
@@ -163,5 +163,27 @@ describe('README', () => {
     expect(recall[0].finalScore).toBeGreaterThan(recall[1].finalScore);
 
     expect(byOperation.memoryContext).toMatchObject({ policy: 'FOVEATED', memoriesSelected: 2 });
+
+    // the loop closes: the traced recall, the usage report and the verdict credited the facts
+    const next = (byOperation.nextEpisode as { id: string }).id;
+    const traced = byOperation.tracedRecall as { fact: { id: string; externalId: string } }[];
+    expect(traced.map((r) => r.fact.externalId)).toEqual(['lcd', 'cross']);
+    const [trace] = (
+      byOperation.episode as { memoryTrace: { operation: string; seq: number; items: { factId: string; used: boolean }[] }[] }
+    ).memoryTrace;
+    expect(trace).toMatchObject({ operation: 'RECALL', seq: 1 });
+    expect(trace.items.map((i) => [i.factId, i.used])).toEqual([
+      [traced[0].fact.id, true],
+      [traced[1].fact.id, false],
+    ]);
+    type Signal = { signalType: string; source: string | null; episodeId: string | null };
+    const facts = (byOperation.facts as { edges: { node: { externalId: string; signals: Signal[] } }[] }).edges.map((e) => e.node);
+    const signals = (id: string) => facts.find((f) => f.externalId === id)!.signals.map((x) => [x.signalType, x.source, x.episodeId]);
+    expect(signals('lcd')).toEqual([
+      ['HELPFUL', 'VERDICT', next],
+      ['USED', 'USAGE', next],
+      ['HELPFUL', null, null],
+    ]);
+    expect(signals('cross')).toEqual([['IGNORED', 'VERDICT', next]]);
   });
 });

@@ -194,8 +194,8 @@ describe('credit', () => {
     );
     const byId = new Map(next.recall.map((x) => [x.fact.id, x]));
     expect(byId.get(good)!.usefulnessSource).toBe('QUERY_CONTEXT');
-    expect(byId.get(good)!.usefulnessScore).toBeGreaterThan(byId.get(other)!.usefulnessScore!);
-    expect(byId.get(other)!.usefulnessScore).toBeGreaterThan(byId.get(bad)!.usefulnessScore!);
+    expect(byId.get(good)!.usefulnessScore).toBeGreaterThan(byId.get(other)!.usefulnessScore);
+    expect(byId.get(other)!.usefulnessScore).toBeGreaterThan(byId.get(bad)!.usefulnessScore);
   });
 
   it('credits once: concurrent usage reports, replayed feedback and a repeated event', async () => {

@@ -21,7 +21,7 @@ export class MemoryTraceInput {
 }
 
 /** The reads a trace records. */
-export type MemoryTraceOperation = 'RECALL' | 'RECALL_EPISODES' | 'MEMORY_CONTEXT';
+type MemoryTraceOperation = 'RECALL' | 'RECALL_EPISODES' | 'MEMORY_CONTEXT';
 
 /** One served item, in served order (rank is its place, 1-based, added when written). */
 export interface MemoryTraceItemRecord {

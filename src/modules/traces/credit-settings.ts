@@ -88,7 +88,7 @@ export async function setCreditSettings(em: EntityManager, orgId: string, c: Cre
  * on top of what it selects: the credit is work done for the caller, charged to its budgets like any
  * write (one event credits at most `maxFactsPerEvent` facts).
  */
-export const CREDIT_COST = 10;
+const CREDIT_COST = 10;
 
 /** The complexity estimator of such an operation. */
 export const creditingCost = ({ childComplexity }: { childComplexity: number }) => CREDIT_COST + childComplexity;

@@ -5,12 +5,5 @@ import { MemoryTrace as MemoryTraceEntity, OrgCreditSettings as OrgCreditSetting
 export const traceEntities = [MemoryTraceEntity, OrgCreditSettingsEntity];
 export const traceResolvers = [TraceEpisodeResolver, CreditResolver];
 
-export { creditEpisode, type CreditEvent } from './credit.service';
-export {
-  CREDIT_DEFAULTS,
-  creditingCost,
-  type CreditSettings,
-  type CreditSettingsChange,
-  creditSettingsProblem,
-  setCreditSettings,
-} from './credit-settings';
+export { creditEpisode, creditSignals } from './credit.service';
+export { CREDIT_DEFAULTS, creditingCost, type CreditSettingsChange, creditSettingsProblem, setCreditSettings } from './credit-settings';

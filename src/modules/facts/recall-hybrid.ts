@@ -9,7 +9,7 @@ import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lexical.sql';
 import type { RecallParams as Params } from './recall-params';
 import { normalizeQuery } from './usefulness';
-import { factSource, liveIn } from './as-of.sql';
+import { factSource, joinFact, liveIn, orderedFacts } from './as-of.sql';
 import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
 
 /** The lexical score's share in the fused score F (the embedding's is the rest). */
@@ -99,20 +99,26 @@ function hybridStatement(
   const fused = qe
     ? raw`${LEXICAL_SHARE}::float8 * ${norm('w.lexical', 'lmin', 'lmax')} + ${1 - LEXICAL_SHARE}::float8 * ${norm('w.cosine', 'cmin', 'cmax')}`
     : raw`CASE WHEN b.lmax > 0 THEN least(1.0, w.lexical / b.lmax) ELSE 0.0 END`;
-  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq
-      FROM ${source} f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND ${liveIn('f', p)} AND f.seq ${raw.raw(cmp)} u.seq
-     ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
+  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) =>
+    raw`(${orderedFacts(
+      orgId,
+      p,
+      'id, seq',
+      raw`f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND ${liveIn('f', p)} AND f.seq ${raw.raw(cmp)} u.seq`,
+      `seq ${order}`,
+      n,
+    )})`;
   const final = p.boost ? raw`(1.0::float8 - ${p.weight}::float8) * r.relevance + ${p.weight}::float8 * r.use` : raw`r.relevance`;
   return raw<Ranked>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
     u AS MATERIALIZED (
       SELECT f.id, f.seq FROM (SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}) x
-        JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+        ${joinFact(orgId, p, 'x.id')}),
     around AS MATERIALIZED (
       SELECT DISTINCT ON (n.id) n.id, n.seq FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n),
     w AS MATERIALIZED (
       SELECT a.id, a.seq, f.kind, f.status, a.id IN (SELECT id FROM u) AS in_u,
              ${lexicalScoreOf('f', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('f')} THEN ${cosOf('f')} END` : raw`NULL::float8`} AS cosine
-        FROM around a JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = a.id),
+        FROM around a ${joinFact(orgId, p, 'a.id')}),
     b AS (
       SELECT min(lexical) FILTER (WHERE in_u) AS lmin, max(lexical) FILTER (WHERE in_u) AS lmax,
              min(cosine) FILTER (WHERE in_u) AS cmin, max(cosine) FILTER (WHERE in_u) AS cmax FROM w),
@@ -137,7 +143,7 @@ function hybridStatement(
     scored AS (
       SELECT pool.id, pool.seq, pool.lexical, pool.cosine, pool.relevance, ctx.fact_id IS NOT NULL AS from_context,
              CASE WHEN ctx.fact_id IS NOT NULL THEN ${usefulnessNowOf('ctx')} ELSE ${usefulnessNowOf('f')} END AS use
-        FROM pool JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = pool.id
+        FROM pool ${joinFact(orgId, p, 'pool.id')}
         LEFT JOIN ctx ON ctx.fact_id = pool.id),
     top AS (
       SELECT r.*, ${final} AS final FROM scored r
@@ -146,7 +152,7 @@ function hybridStatement(
     SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
            f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.superseded_by, f.valid_from, f.valid_to, f.embedding,
            top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
-      FROM top JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = top.id
+      FROM top ${joinFact(orgId, p, 'top.id')}
      ORDER BY top.final DESC, top.seq`;
 }
 

@@ -11,8 +11,6 @@ export interface FactView {
   asOf: Date | null;
 }
 
-export const CURRENT: FactView = { includeSuperseded: false, asOf: null };
-
 const instant = (v: FactView) => (v.asOf ? raw`${v.asOf.toISOString()}::timestamptz` : raw`now()`);
 
 /** Whether the row `alias` is live at the view's instant (always true with `includeSuperseded`). */

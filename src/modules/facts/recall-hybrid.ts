@@ -9,7 +9,7 @@ import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lexical.sql';
 import type { RecallParams as Params } from './recall-params';
 import { normalizeQuery } from './usefulness';
-import { factSource, joinFact, liveIn, orderedFacts } from './as-of.sql';
+import { factSource, joinFact, liveIn, orderedFacts, withoutJit } from './as-of.sql';
 import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
 
 /** The lexical score's share in the fused score F (the embedding's is the rest). */
@@ -166,7 +166,8 @@ export async function recallHybrid(
   model: string | null = null,
 ): Promise<RecalledFact[]> {
   const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
-  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds, model));
+  const statement = hybridStatement(p, orgId, stats, qe, semanticIds, model);
+  const rows = p.asOf ? await withoutJit(em, (tx) => templateRows(tx, statement)) : await templateRows(em, statement);
   const now = new Date();
   const strategyUsed = qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL;
   return rows.map((r) => ({

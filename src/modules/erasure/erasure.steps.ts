@@ -60,8 +60,9 @@ const n = (cte: string, kind: Kind) => raw.raw(`(SELECT count(*) FROM ${cte})::i
 const episodes: Step = {
   root: 'episodes',
   size: 1000,
-  // the usefulness credit these episodes and their feedback earned is to be removed here as well,
-  // once credit is kept per source: see `removeCreditStep` in docs/design.md ("Erasure")
+  // CREDIT: the usefulness credit these episodes and their feedback earned is to be removed in this
+  // step too (by episode ids `b` and the feedback `fb`), once credited signals keep their sources
+  // (docs/design.md, "Erasure")
   batch: (
     orgId,
     where,

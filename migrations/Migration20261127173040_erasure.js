@@ -12,7 +12,7 @@ class Migration20261127173040_erasure extends Migration {
     this.addSql(`create table "fact_versions" ("id" uuid not null, "org_id" uuid not null, "created_at" timestamptz not null default now(), "fact_id" uuid not null, "seq" bigint not null, "bank_id" text not null, "text" text not null, "kind" text null, "value" text null, "status" text not null, "embedding" double precision[] null, "embedding_norm_sq" double precision generated always as (sum_of_squares(embedding)) stored null, "embedding_model" text null, "text_tsv" tsvector generated always as (to_tsvector('english'::regconfig, text)) stored not null, "superseded_by" uuid null, "valid_from" timestamptz null, "valid_to" timestamptz null, "version_from" timestamptz not null, "written_by" uuid null, "changed_by" uuid null, "changed" text[] not null, constraint "fact_versions_pkey" primary key ("id"));`);
     this.addSql(`create index "fact_versions_lexical" on "fact_versions" using gin ("org_id", "bank_id", "text_tsv");`);
     this.addSql(`create index "fact_versions_bank_seq" on "fact_versions" ("org_id", "bank_id", "seq");`);
-    this.addSql(`create index "fact_versions_org_id_fact_id_created_at_index" on "fact_versions" ("org_id", "fact_id", "created_at");`);
+    this.addSql(`create index "fact_versions_fact_id_created_at_index" on "fact_versions" ("fact_id", "created_at");`);
 
     this.addSql(`alter table "facts" add column "superseded_by" uuid null, add column "valid_from" timestamptz null, add column "valid_to" timestamptz null, add column "version_at" timestamptz null, add column "updated_by" uuid null;`);
     this.addSql(`alter table "facts" add constraint facts_validity check (valid_to > valid_from);`);

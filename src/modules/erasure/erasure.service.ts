@@ -203,7 +203,7 @@ export async function deleteEpisodes(
  * episodes, feedback and canvas actions; a bank's facts; the episodes, feedback and canvas actions
  * whose metadata has the key with the value.
  */
-export function subjectTargets(s: Subject): Targets {
+function subjectTargets(s: Subject): Targets {
   const agent = text('selector.agentId', s.agentId, SHORT);
   const session = text('selector.sessionId', s.sessionId, SHORT);
   const bank = text('selector.bankId', s.bankId, SHORT);

@@ -14,7 +14,7 @@ export const KINDS = [
   'factSignals',
   'queryContexts',
 ] as const;
-export type Kind = (typeof KINDS)[number];
+type Kind = (typeof KINDS)[number];
 export type Counts = Record<Kind, number>;
 
 /** The rows an erasure is about, as conditions on each kind it starts from (null: none of that kind). */

@@ -9,7 +9,7 @@ import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lexical.sql';
 import type { RecallParams as Params } from './recall-params';
 import { normalizeQuery } from './usefulness';
-import { factSource, liveIn } from './as-of.sql';
+import { factSource, joinFact, liveIn, orderedFacts, withoutJit } from './as-of.sql';
 import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
 import type { BankVectors } from './vectors/bank-vectors';
 
@@ -89,12 +89,12 @@ function hybridStatement(
          ORDER BY ${cosOf('f')} DESC, f.id LIMIT ${depth})`
     : raw``;
   return raw<Ranked>`WITH ${lexicalCtes(scope, depth, p.limit)}${sem},
-    ${windowCtes(orgId, p, source, raw`SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}`)},
+    ${windowCtes(orgId, p, raw`SELECT id FROM lex ${qe ? raw`UNION SELECT id FROM sem` : raw``}`)},
     w AS MATERIALIZED (
       SELECT a.id, a.seq, f.kind, f.status, a.id IN (SELECT id FROM u) AS in_u,
              ${lexicalScoreOf('f', stats)} AS lexical, ${qe ? raw`CASE WHEN ${hasVector('f')} THEN ${cosOf('f')} END` : raw`NULL::float8`} AS cosine
-        FROM around a JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = a.id),
-    ${fusion(p, orgId, qe, source)}`;
+        FROM around a ${joinFact(orgId, p, 'a.id')}),
+    ${fusion(p, orgId, qe)}`;
 }
 
 /**
@@ -102,12 +102,18 @@ function hybridStatement(
  * and the 4 facts before and after it in the bank's order of writing, ids and `seq` only, through
  * the `(org_id, bank_id, seq)` index).
  */
-function windowCtes(orgId: string, p: Params, source: RawBuilder<unknown>, ids: RawBuilder<unknown>): RawBuilder<unknown> {
-  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) => raw`(SELECT f.id, f.seq
-      FROM ${source} f WHERE f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND ${liveIn('f', p)} AND f.seq ${raw.raw(cmp)} u.seq
-     ORDER BY f.seq ${raw.raw(order)} LIMIT ${raw.raw(String(n))})`;
+function windowCtes(orgId: string, p: Params, ids: RawBuilder<unknown>): RawBuilder<unknown> {
+  const side = (cmp: '<' | '>=', order: 'DESC' | 'ASC', n: number) =>
+    raw`(${orderedFacts(
+      orgId,
+      p,
+      'id, seq',
+      raw`f.org_id = ${orgId}::uuid AND f.bank_id = ${p.bankId}::text AND f.text <> '' AND ${liveIn('f', p)} AND f.seq ${raw.raw(cmp)} u.seq`,
+      `seq ${order}`,
+      n,
+    )})`;
   return raw`u AS MATERIALIZED (
-      SELECT f.id, f.seq FROM (${ids}) x JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
+      SELECT f.id, f.seq FROM (${ids}) x ${joinFact(orgId, p, 'x.id')}),
     around AS MATERIALIZED (
       SELECT DISTINCT ON (n.id) n.id, n.seq FROM u CROSS JOIN LATERAL (${side('<', 'DESC', 4)} UNION ALL ${side('>=', 'ASC', 5)}) n)`;
 }
@@ -117,7 +123,7 @@ function windowCtes(orgId: string, p: Params, source: RawBuilder<unknown>, ids: 
  * normalisation over U, F, the neighbours' S and relevance, the filters, usefulness, the final
  * score and the rows of the best `limit` facts, in order.
  */
-function fusion(p: Params, orgId: string, qe: number[] | null, source: RawBuilder<unknown>): RawBuilder<Ranked> {
+function fusion(p: Params, orgId: string, qe: number[] | null): RawBuilder<Ranked> {
   const qnorm = normalizeQuery(p.query);
   const [n1, n2] = qe ? NEIGHBOURS.hybrid : NEIGHBOURS.lexical;
   const contextSim = qe
@@ -155,7 +161,7 @@ function fusion(p: Params, orgId: string, qe: number[] | null, source: RawBuilde
     scored AS (
       SELECT pool.id, pool.seq, pool.lexical, pool.cosine, pool.relevance, ctx.fact_id IS NOT NULL AS from_context,
              CASE WHEN ctx.fact_id IS NOT NULL THEN ${usefulnessNowOf('ctx')} ELSE ${usefulnessNowOf('f')} END AS use
-        FROM pool JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = pool.id
+        FROM pool ${joinFact(orgId, p, 'pool.id')}
         LEFT JOIN ctx ON ctx.fact_id = pool.id),
     top AS (
       SELECT r.*, ${final} AS final FROM scored r
@@ -164,7 +170,7 @@ function fusion(p: Params, orgId: string, qe: number[] | null, source: RawBuilde
     SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
            f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.superseded_by, f.valid_from, f.valid_to, f.embedding,
            top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
-      FROM top JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = top.id
+      FROM top ${joinFact(orgId, p, 'top.id')}
      ORDER BY top.final DESC, top.seq`;
 }
 
@@ -178,7 +184,8 @@ export async function recallHybrid(
   model: string | null = null,
 ): Promise<RecalledFact[]> {
   const stats = { ...(await bankStats(em, orgId, p.bankId)), common: await commonStems(em, COMMON_POSTINGS) };
-  const rows = await templateRows(em, hybridStatement(p, orgId, stats, qe, semanticIds, model));
+  const statement = hybridStatement(p, orgId, stats, qe, semanticIds, model);
+  const rows = p.asOf ? await withoutJit(em, (tx) => templateRows(tx, statement)) : await templateRows(em, statement);
   return rankedFacts(rows, qe ? RecallStrategy.HYBRID : RecallStrategy.LEXICAL);
 }
 
@@ -267,16 +274,15 @@ export async function recallHybridHeld(
   const qNormSq = sumOfSquares(qe);
   const sem = semanticTop(bank, semanticIds, qe, qNormSq, fusionDepth(p.limit));
   if (sem === null) return null;
-  const source = factSource(orgId, p);
   const inU = new Set(lexical.ids);
   for (const id of sem) inU.add(id);
   const window = await templateRows(
     em,
     raw<{ id: string; seq: string; in_u: boolean; lexical: number }>`WITH idf AS MATERIALIZED (
         SELECT i.tq::tsquery AS tq, i.idf FROM unnest(${lexical.tqs}::text[], ${lexical.idfs}::float8[]) AS i(tq, idf)),
-      ${windowCtes(orgId, p, source, raw`SELECT unnest(${[...inU]}::uuid[]) AS id`)}
+      ${windowCtes(orgId, p, raw`SELECT unnest(${[...inU]}::uuid[]) AS id`)}
       SELECT a.id, a.seq::text AS seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical
-        FROM around a JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = a.id`,
+        FROM around a ${joinFact(orgId, p, 'a.id')}`,
   );
   if (window.length === 0) return [];
   const cosines = window.map((w) => bank.exactCosine(w.id, qe, qNormSq));
@@ -286,8 +292,8 @@ export async function recallHybridHeld(
         SELECT x.id, x.seq, f.kind, f.status, x.in_u, x.lexical, x.cosine
           FROM unnest(${window.map((w) => w.id)}::uuid[], ${window.map((w) => w.seq)}::bigint[], ${window.map((w) => w.in_u)}::bool[],
                       ${window.map((w) => Number(w.lexical))}::float8[], ${cosines}::float8[]) AS x(id, seq, in_u, lexical, cosine)
-          JOIN ${source} f ON f.org_id = ${orgId}::uuid AND f.id = x.id),
-      ${fusion(p, orgId, qe, source)}`,
+          ${joinFact(orgId, p, 'x.id')}),
+      ${fusion(p, orgId, qe)}`,
   );
   return rankedFacts(rows, RecallStrategy.HYBRID);
 }

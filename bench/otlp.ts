@@ -52,7 +52,10 @@ function traceSpans(exporter: number, trace: number, t0: number): ReadableSpan[]
   const spanId = (k: number) => hex(trace + 1, 8) + hex(k + 1, 8);
   const resource = resourceFromAttributes({ 'service.name': `bench-agent-${exporter}` });
   const history: { role: string; parts: { type: string; content: string }[] }[] = [
-    { role: 'user', parts: [{ type: 'text', content: `Plan trip ${trace} of exporter ${exporter}: find flights, hotels and the weather.` }] },
+    {
+      role: 'user',
+      parts: [{ type: 'text', content: `Plan trip ${trace} of exporter ${exporter}: find flights, hotels and the weather.` }],
+    },
   ];
   const span = (k: number, name: string, attributes: Record<string, string | number | string[]>): ReadableSpan => ({
     name,
@@ -93,7 +96,10 @@ function traceSpans(exporter: number, trace: number, t0: number): ReadableSpan[]
       continue;
     }
     const input = JSON.stringify(history);
-    const answer = { role: 'assistant', parts: [{ type: 'text', content: `Step ${k}: I looked at the options for trip ${trace} and chose the next search.` }] };
+    const answer = {
+      role: 'assistant',
+      parts: [{ type: 'text', content: `Step ${k}: I looked at the options for trip ${trace} and chose the next search.` }],
+    };
     history.push(answer);
     spans.push(
       span(k, 'chat gpt-4o', {
@@ -115,7 +121,9 @@ function exporterBodies(exporter: number, count: number, batch: number): Buffer[
   const all: ReadableSpan[] = [];
   const t0 = Date.now() - 3_600_000;
   for (let trace = 0; all.length < count * batch; trace += 1) all.push(...traceSpans(exporter, trace, t0 + trace * 1000));
-  return Array.from({ length: count }, (_, i) => Buffer.from(ProtobufTraceSerializer.serializeRequest(all.slice(i * batch, (i + 1) * batch))!));
+  return Array.from({ length: count }, (_, i) =>
+    Buffer.from(ProtobufTraceSerializer.serializeRequest(all.slice(i * batch, (i + 1) * batch))!),
+  );
 }
 
 const percentile = (xs: number[], p: number) => {

@@ -106,7 +106,9 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
     // OTLP traces with no new span for the trace window are closed: their kept spans are deleted
     const closing = setInterval(
       () =>
-        void closeIdleTraces(db.orm.em.fork(), config.otlp.traceWindowMinutes).catch((err) => log.warn({ err }, 'closing idle traces failed')),
+        void closeIdleTraces(db.orm.em.fork(), config.otlp.traceWindowMinutes).catch((err) =>
+          log.warn({ err }, 'closing idle traces failed'),
+        ),
       60_000,
     );
     closing.unref();

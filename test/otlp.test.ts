@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gqlOk, wsClient } from './helpers/client';
 import { exportSpans, fixture, jsonBody, newTraceId, postTraces, protobufBody, readableSpans } from './helpers/otlp';
 import { startTestServer, type TestServer } from './helpers/server';
+import { closeIdleTraces } from '../src/modules/otlp';
 
 interface Segment {
   seq: number;
@@ -210,6 +211,52 @@ describe('POST /v1/traces', () => {
       rawText: [{ spanId: '1111111111111111', attributes: ['gen_ai.input.messages'] }],
       truncated: [{ spanId: '1111111111111111', attributes: ['gen_ai.output.messages'] }],
     });
+  });
+});
+
+describe('open traces', () => {
+  it('keeps a trace spans only for the trace window; later spans of a closed trace are accepted and ignored', async () => {
+    const f = fixture('genai-current');
+    const traceId = newTraceId();
+    const spans = readableSpans(f, traceId);
+    expect((await exportSpans(base, agent, spans.slice(0, 2))).code).toBe(0);
+    const em = s.app.db.orm.em.fork();
+    const count = async (table: string) =>
+      Number((await em.execute<{ n: string }[]>(`SELECT count(*) AS n FROM ${table} WHERE trace_id = ?`, [traceId]))[0].n);
+    expect([await count('otlp_spans'), await count('otlp_traces')]).toEqual([2, 1]);
+    // a trace with a span in the window stays open
+    expect(await closeIdleTraces(em, 60)).toBe(0);
+    await em.execute(`UPDATE otlp_traces SET last_span_at = now() - interval '61 minutes' WHERE trace_id = ?`, [traceId]);
+    expect(await closeIdleTraces(em, 60)).toBe(1);
+    expect([await count('otlp_spans'), await count('otlp_traces')]).toEqual([0, 0]);
+    const before = await episodesOf(traceId);
+    expect(before).toHaveLength(1);
+    expect((await exportSpans(base, agent, spans.slice(2))).code).toBe(0);
+    expect(await episodesOf(traceId)).toEqual(before);
+    expect(await count('otlp_spans')).toBe(0);
+    const metrics = await (await fetch(`${base}/metrics`)).text();
+    expect(metrics).toMatch(/otlp_spans_total\{outcome="late"\} 2/);
+  });
+
+  it('refuses an export past the storage quota in partial_success, writing nothing', async () => {
+    const { orgId } = await s.createOrg('small');
+    const key = (await s.createKey(orgId, 'AGENT')).token;
+    await s.app.db.orm.em.fork().execute(`INSERT INTO org_quotas (org_id, max_rows, max_bytes) VALUES (?, 3, NULL)`, [orgId]);
+    const traceId = newTraceId();
+    const r = await postTraces(base, key, jsonBody(readableSpans(fixture('genai-current'), traceId)), {
+      'content-type': 'application/json',
+    });
+    expect(r.status).toBe(200);
+    const answer = JSON.parse(r.body.toString()) as { partialSuccess: { rejectedSpans: number; errorMessage: string } };
+    expect(answer.partialSuccess.rejectedSpans).toBe(4);
+    expect(answer.partialSuccess.errorMessage).toMatch(/storage quota/);
+    const rows = await s.app.db.orm.em
+      .fork()
+      .execute<{ n: string }[]>(
+        `SELECT (SELECT count(*) FROM otlp_spans WHERE org_id = ?) + (SELECT count(*) FROM episodes WHERE org_id = ?) AS n`,
+        [orgId, orgId],
+      );
+    expect(Number(rows[0].n)).toBe(0);
   });
 });
 

@@ -59,7 +59,7 @@ export async function templateRows<R>(em: EntityManager, statement: RawBuilder<R
  */
 export async function boundTemplateRows<R>(em: EntityManager, statement: RawBuilder<R>): Promise<R[]> {
   const { text, params } = toDriverText({ compile: () => statement.compile(sql) });
-  const trx = em.getTransactionContext();
+  const trx: unknown = em.getTransactionContext();
   const logger = em.config.getLogger();
   const started = Date.now();
   try {

@@ -95,11 +95,15 @@ export function otlpTraces(services: Services, budgets: Budgets, door: BudgetDoo
     answerAndClose(res, e.status, { code: RPC_CODES[e.status] ?? 2, message: e.message });
   };
   const serve = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const type = String(req.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+    const type = String(req.headers['content-type'] ?? '')
+      .split(';')[0]
+      .trim()
+      .toLowerCase();
     const protobuf = type === 'application/x-protobuf';
-    if (!protobuf && type !== 'application/json')
-      throw new Refusal(415, 'Content-Type must be application/x-protobuf or application/json');
-    const encoding = String(req.headers['content-encoding'] ?? '').trim().toLowerCase();
+    if (!protobuf && type !== 'application/json') throw new Refusal(415, 'Content-Type must be application/x-protobuf or application/json');
+    const encoding = String(req.headers['content-encoding'] ?? '')
+      .trim()
+      .toLowerCase();
     let viewer;
     try {
       viewer = await viewerFor(services, req.headers.authorization);

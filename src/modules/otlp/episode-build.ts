@@ -2,7 +2,7 @@ import type { SpanRecord } from './genai';
 import type { Message } from './genai-messages';
 
 /** A segment of an episode built from a trace. */
-export interface DraftSegment {
+interface DraftSegment {
   role: string;
   content: string;
   created_at: string;
@@ -31,7 +31,7 @@ export interface EpisodeDraft {
 }
 
 /** Segments one episode takes from a trace; later turns are left out and the cut recorded. */
-export const MAX_SEGMENTS = 5_000;
+const MAX_SEGMENTS = 5_000;
 /** Items of each metadata list (errors, cut attributes, retrievals) kept. */
 const MAX_NOTES = 100;
 
@@ -74,11 +74,15 @@ function transcript(spans: SpanRecord[], toolCalls: Set<string>): { segments: Dr
   for (const item of items) {
     if (!item.messages) {
       const t = item.r.tool!;
-      add({ role: 'tool', content: JSON.stringify({ tool: t.name, arguments: t.arguments ?? null, result: t.result ?? null }), created_at: iso(item.at) });
+      add({
+        role: 'tool',
+        content: JSON.stringify({ tool: t.name, arguments: t.arguments ?? null, result: t.result ?? null }),
+        created_at: iso(item.at),
+      });
       continue;
     }
     let seen = seenIn.get(item.r.span);
-    if (!seen) seenIn.set(item.r.span, (seen = new Map()));
+    if (!seen) seenIn.set(item.r.span, (seen = new Map<string, number>()));
     for (const m of item.messages) {
       if (m.content === '' || (m.role === 'tool' && m.callId !== undefined && toolCalls.has(m.callId))) continue;
       const key = `${m.role}\u0000${m.content}`;
@@ -99,13 +103,16 @@ function draftOf(traceId: string, anchor: string, agentSpan: SpanRecord | undefi
   const toolCalls = new Set(spans.flatMap((r) => (r.tool?.callId ? [r.tool.callId] : [])));
   const { segments, cut } = transcript(spans, toolCalls);
   const first = agentSpan ?? spans[0];
-  const agentId = agentSpan?.agent ?? spans.find((r) => r.agent)?.agent ?? first.service ?? spans.find((r) => r.service)?.service ?? 'unknown';
+  const agentId =
+    agentSpan?.agent ?? spans.find((r) => r.agent)?.agent ?? first.service ?? spans.find((r) => r.service)?.service ?? 'unknown';
   const conversation = agentSpan?.conversation ?? spans.find((r) => r.conversation)?.conversation ?? null;
   const task = segments.find((s) => s.role === 'user')?.content.slice(0, 20_000) ?? null;
   const inputTokens = spans.reduce((n, r) => n + (r.op !== 'invoke_agent' ? (r.inputTokens ?? 0) : 0), 0);
   const outputTokens = spans.reduce((n, r) => n + (r.op !== 'invoke_agent' ? (r.outputTokens ?? 0) : 0), 0);
   const retrievals = spans.flatMap((r) =>
-    r.retrieval ? [{ spanId: r.span, documentIds: r.retrieval.documentIds, ...(r.retrieval.query !== undefined ? { query: r.retrieval.query } : {}) }] : [],
+    r.retrieval
+      ? [{ spanId: r.span, documentIds: r.retrieval.documentIds, ...(r.retrieval.query !== undefined ? { query: r.retrieval.query } : {}) }]
+      : [],
   );
   const truncated = spans.flatMap((r) => (r.cut ? [{ spanId: r.span, attributes: r.cut }] : []));
   if (cut) truncated.push({ spanId: '', attributes: [`segments beyond ${MAX_SEGMENTS}`] });
@@ -156,5 +163,7 @@ export function buildEpisodes(traceId: string, records: SpanRecord[]): EpisodeDr
     if (g) g.push(r);
     else groups.set(anchor, [r]);
   }
-  return [...groups.entries()].map(([anchor, spans]) => draftOf(traceId, anchor, byId.get(anchor === '' ? (primary ?? '') : anchor), spans));
+  return [...groups.entries()].map(([anchor, spans]) =>
+    draftOf(traceId, anchor, byId.get(anchor === '' ? (primary ?? '') : anchor), spans),
+  );
 }

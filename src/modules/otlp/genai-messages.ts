@@ -9,9 +9,9 @@ export interface Message {
 }
 
 /** Longest text kept of one attribute or message; longer ones are cut and the cut recorded. */
-export const MAX_TEXT = 32_768;
+const MAX_TEXT = 32_768;
 /** Messages read from one span's input or output; more are left out and the cut recorded. */
-export const MAX_MESSAGES = 500;
+const MAX_MESSAGES = 500;
 
 const ROLES = new Map([
   ['user', 'user'],
@@ -26,8 +26,15 @@ const ROLES = new Map([
   ['ipython', 'tool'],
 ]);
 
+/** A value as text: a string as it is, nothing as '', anything else as JSON. */
+export const asText = (v: unknown): string => {
+  if (typeof v === 'string') return v;
+  if (typeof v === 'number' || typeof v === 'boolean' || typeof v === 'bigint') return String(v);
+  return v === null || v === undefined ? '' : (JSON.stringify(v) ?? '');
+};
+
 /** A message role as a segment role (an unknown one becomes `event`). */
-export const segmentRole = (role: unknown): string => ROLES.get(String(role ?? '').toLowerCase()) ?? 'event';
+const segmentRole = (role: unknown): string => ROLES.get(asText(role).toLowerCase()) ?? 'event';
 
 /** Collects what was cut or kept raw while reading one span. */
 export class Notes {
@@ -60,7 +67,7 @@ function partText(part: unknown): string {
     case 'reasoning':
       return typeof part.content === 'string' ? part.content : JSON.stringify(part.content ?? '');
     case 'tool_call':
-      return `[tool call ${String(part.name ?? '')}] ${typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments ?? {})}`;
+      return `[tool call ${asText(part.name)}] ${typeof part.arguments === 'string' ? part.arguments : JSON.stringify(part.arguments ?? {})}`;
     case 'tool_call_response':
       return typeof part.response === 'string' ? part.response : JSON.stringify(part.response ?? null);
     default:
@@ -77,18 +84,26 @@ function messageOf(m: unknown, fallbackRole: string, notes: Notes, what: string)
   let content: string;
   let callId: string | undefined;
   if (parts) {
-    content = parts.map(partText).filter((t) => t !== '').join('\n');
+    content = parts
+      .map(partText)
+      .filter((t) => t !== '')
+      .join('\n');
     const response = parts.find((p) => isObj(p) && p.type === 'tool_call_response') as Json | undefined;
-    if (response?.id !== undefined) callId = String(response.id);
+    if (response?.id !== undefined) callId = asText(response.id);
   } else {
-    content = typeof inner.content === 'string' ? inner.content : inner.content === undefined || inner.content === null ? '' : JSON.stringify(inner.content);
+    content =
+      typeof inner.content === 'string'
+        ? inner.content
+        : inner.content === undefined || inner.content === null
+          ? ''
+          : JSON.stringify(inner.content);
     const calls = Array.isArray(inner.tool_calls) ? inner.tool_calls : [];
     for (const c of calls) {
       const fn = isObj(c) && isObj(c.function) ? c.function : (c as Json);
-      content += `${content ? '\n' : ''}[tool call ${String(fn?.name ?? '')}] ${typeof fn?.arguments === 'string' ? fn.arguments : JSON.stringify(fn?.arguments ?? {})}`;
+      content += `${content ? '\n' : ''}[tool call ${asText(fn?.name)}] ${typeof fn?.arguments === 'string' ? fn.arguments : JSON.stringify(fn?.arguments ?? {})}`;
     }
     const id = inner.tool_call_id ?? inner.id;
-    if (role === 'tool' && id !== undefined) callId = String(id);
+    if (role === 'tool' && id !== undefined) callId = asText(id);
   }
   return { role, content: notes.text(what, content), ...(callId ? { callId } : {}) };
 }
@@ -149,7 +164,7 @@ export function indexedMessages(attrs: Attrs, prefix: string, fallbackRole: stri
   return notes.list(prefix, ordered).map((e) => ({
     role: segmentRole(e.role ?? fallbackRole),
     content: notes.text(prefix, e.content ?? ''),
-    ...(e.callId !== undefined && e.callId !== null ? { callId: String(e.callId) } : {}),
+    ...(e.callId !== undefined && e.callId !== null ? { callId: asText(e.callId) } : {}),
   }));
 }
 
@@ -173,7 +188,8 @@ export function eventMessages(events: { name: string; attributes: Attrs }[], not
   for (const e of events) {
     const a = e.attributes;
     if (e.name === 'gen_ai.content.prompt') input.push(...messagesOf('gen_ai.prompt', a['gen_ai.prompt'], 'user', notes));
-    else if (e.name === 'gen_ai.content.completion') output.push(...messagesOf('gen_ai.completion', a['gen_ai.completion'], 'assistant', notes));
+    else if (e.name === 'gen_ai.content.completion')
+      output.push(...messagesOf('gen_ai.completion', a['gen_ai.completion'], 'assistant', notes));
     else if (EVENT_ROLES.has(e.name)) {
       const role = EVENT_ROLES.get(e.name)!;
       let body: unknown = a;
@@ -186,7 +202,7 @@ export function eventMessages(events: { name: string; attributes: Attrs }[], not
         }
       } else if (typeof a.message === 'string') {
         try {
-          body = { message: JSON.parse(a.message) };
+          body = { message: JSON.parse(a.message) as unknown };
         } catch {
           notes.raw.add(e.name);
           body = { content: a.message };

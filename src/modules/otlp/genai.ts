@@ -1,4 +1,4 @@
-import { eventMessages, indexedMessages, instructionsOf, type Message, messagesOf, Notes } from './genai-messages';
+import { asText, eventMessages, indexedMessages, instructionsOf, type Message, messagesOf, Notes } from './genai-messages';
 import type { Attrs, AttrValue, SpanIn } from './otlp-decode';
 
 /**
@@ -72,8 +72,9 @@ function documentIds(a: Attrs): string[] {
       list = [];
     }
   }
-  if (Array.isArray(list)) for (const d of list) if (d && typeof d === 'object' && 'id' in d) ids.push(String((d as { id: unknown }).id));
-  for (const [key, value] of Object.entries(a)) if (/^retrieval\.documents\.\d+\.document\.id$/.test(key) && value !== null) ids.push(String(value));
+  if (Array.isArray(list)) for (const d of list) if (d && typeof d === 'object' && 'id' in d) ids.push(asText((d as { id: unknown }).id));
+  for (const [key, value] of Object.entries(a))
+    if (/^retrieval\.documents\.\d+\.document\.id$/.test(key) && value !== null) ids.push(asText(value));
   return [...new Set(ids)].slice(0, 1000);
 }
 
@@ -96,7 +97,16 @@ export function spanRecord(s: SpanIn): SpanRecord {
   input.push(...events.input);
   output.push(...events.output);
   const op = operationOf(a, input.length + output.length > 0);
-  const r: SpanRecord = { span: s.spanId, parent: s.parentSpanId, name: notes.text('name', s.name), start: s.startMs, end: s.endMs, op, input, output };
+  const r: SpanRecord = {
+    span: s.spanId,
+    parent: s.parentSpanId,
+    name: notes.text('name', s.name),
+    start: s.startMs,
+    end: s.endMs,
+    op,
+    input,
+    output,
+  };
   const agent = str(a['gen_ai.agent.name']) ?? str(a['gen_ai.agent.id']) ?? str(a['agent.name']);
   if (agent) r.agent = notes.text('gen_ai.agent.name', agent).slice(0, 200);
   const conversation = str(a['gen_ai.conversation.id']) ?? str(a['session.id']);
@@ -121,7 +131,8 @@ export function spanRecord(s: SpanIn): SpanRecord {
   if (model) r.model = model.slice(0, 200);
   const inTokens = int(a['gen_ai.usage.input_tokens']) ?? int(a['gen_ai.usage.prompt_tokens']) ?? int(a['llm.token_count.prompt']);
   if (inTokens !== undefined) r.inputTokens = inTokens;
-  const outTokens = int(a['gen_ai.usage.output_tokens']) ?? int(a['gen_ai.usage.completion_tokens']) ?? int(a['llm.token_count.completion']);
+  const outTokens =
+    int(a['gen_ai.usage.output_tokens']) ?? int(a['gen_ai.usage.completion_tokens']) ?? int(a['llm.token_count.completion']);
   if (outTokens !== undefined) r.outputTokens = outTokens;
   const finish = a['gen_ai.response.finish_reasons'];
   if (Array.isArray(finish)) r.finishReasons = finish.map(String).slice(0, 20);

@@ -1,4 +1,4 @@
-import root = require('@opentelemetry/otlp-transformer/build/src/generated/root');
+import * as root from '@opentelemetry/otlp-transformer/build/src/generated/root';
 
 /** An attribute value as the mapping reads it: OTLP's AnyValue with 64-bit integers as numbers and bytes as base64. */
 export type AttrValue = string | number | boolean | null | AttrValue[] | { [key: string]: AttrValue };
@@ -133,9 +133,15 @@ const ZERO_SPAN = '0'.repeat(16);
 
 /** Keeps the spans with valid ids; counts the others. */
 function collect(spans: SpanIn[]): DecodedExport {
-  const valid = spans.filter((s) => TRACE_ID.test(s.traceId) && s.traceId !== ZERO_TRACE && SPAN_ID.test(s.spanId) && s.spanId !== ZERO_SPAN);
+  const valid = spans.filter(
+    (s) => TRACE_ID.test(s.traceId) && s.traceId !== ZERO_TRACE && SPAN_ID.test(s.spanId) && s.spanId !== ZERO_SPAN,
+  );
   const rejected = spans.length - valid.length;
-  return { spans: valid, rejected, reason: rejected > 0 ? 'a span without a valid trace id (16 bytes) and span id (8 bytes) is refused' : null };
+  return {
+    spans: valid,
+    rejected,
+    reason: rejected > 0 ? 'a span without a valid trace id (16 bytes) and span id (8 bytes) is refused' : null,
+  };
 }
 
 /** An `ExportTraceServiceRequest` in protobuf; throws UndecodableExport for bytes that are not one. */
@@ -161,7 +167,11 @@ export function decodeProtobuf(body: Uint8Array): DecodedExport {
           statusCode: s.status?.code ?? 0,
           statusMessage: clean(s.status?.message ?? ''),
           attributes: pbAttrs(s.attributes),
-          events: (s.events ?? []).map((e) => ({ name: clean(e.name ?? ''), timeMs: nsToMs(e.timeUnixNano), attributes: pbAttrs(e.attributes) })),
+          events: (s.events ?? []).map((e) => ({
+            name: clean(e.name ?? ''),
+            timeMs: nsToMs(e.timeUnixNano),
+            attributes: pbAttrs(e.attributes),
+          })),
           resource,
         });
   }

@@ -145,7 +145,8 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
   let ignored = 0;
   for (const s of spans) {
     if (!isGenAi(s)) ignored += 1;
-    else if (!unique.has(s.traceId + s.spanId)) unique.set(s.traceId + s.spanId, { trace_id: s.traceId, span_id: s.spanId, record: spanRecord(s) });
+    else if (!unique.has(s.traceId + s.spanId))
+      unique.set(s.traceId + s.spanId, { trace_id: s.traceId, span_id: s.spanId, record: spanRecord(s) });
   }
   const genAi = [...unique.values()];
   if (genAi.length === 0) return { stored: 0, repeated: 0, ignored, late: 0, episodes: 0 };

@@ -16,7 +16,7 @@ const MAX_SEARCH_TEXT = 200;
  * A fact's global usefulness decayed to the bound time `at` (`sqlUsefulnessAt` of the row `f`, with
  * the time a bound value rather than SQL text).
  */
-export function usefulnessAtTime(at: Date): RawBuilder<number> {
+function usefulnessAtTime(at: Date): RawBuilder<number> {
   const [before, after] = sqlDecay('f.usefulness', '\u0000').split('\u0000');
   return raw<number>`${raw.raw(before)}coalesce(date_part('epoch', ${at.toISOString()}::timestamptz - f.last_signal_at) / 86400.0::float8, 0.0::float8)${raw.raw(after)}`;
 }

@@ -1,4 +1,4 @@
-import { Field, Float, ID, Int, ObjectType } from 'type-graphql';
+import { Field, Float, Int, ObjectType } from 'type-graphql';
 import { FactSignal } from './fact-signals';
 
 @ObjectType({ simpleResolvers: true, description: 'A memory bank of the organization and how many facts it holds.' })

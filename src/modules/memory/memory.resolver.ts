@@ -51,7 +51,7 @@ export class MemoryResolver {
           mode: context.policy,
           budget: input.tokenBudget,
         },
-        context.entries.map((e, i) => ({ segmentId: e.id, episodeId: e.episodeId, zone: e.zone ?? null })),
+        context.entries.map((e) => ({ segmentId: e.id, episodeId: e.episodeId, zone: e.zone ?? null })),
       );
     return context;
   }

@@ -506,6 +506,7 @@ describe('roles', () => {
       'DashFactSearch',
       'DashFacts',
       'DashFact',
+      'DashFactHistory',
       'DashRecall',
     ]);
     expect(operations.filter((o) => !views.has(o))).toEqual([]);

@@ -359,7 +359,7 @@ describe('the recall playground', () => {
 
 describe('memory traces on the episode timeline', () => {
   it('shows each traced read beside the turn it served, with the scores served, the credit it earned and the feedback after it; a VIEWER too', async () => {
-    const { upsertFacts } = await gqlOk(
+    await gqlOk(
       s.url,
       UpsertFactsDocument,
       {

@@ -129,7 +129,9 @@ describe('the erasure view', () => {
     await page.click('[data-testid=erasure-dry-run]');
     await page.waitForSelector('[data-testid=erasure-preview]');
     const shownCounts = (id: string) =>
-      page.$$eval(`[data-testid=${id}] tbody tr[data-kind]`, (trs) => trs.map((tr) => [tr.getAttribute('data-kind'), tr.getAttribute('data-count')]));
+      page.$$eval(`[data-testid=${id}] tbody tr[data-kind]`, (trs) =>
+        trs.map((tr) => [tr.getAttribute('data-kind'), tr.getAttribute('data-count')]),
+      );
     expect(await shownCounts('erasure-preview')).toEqual(perKind(expected.counts));
     expect(await page.isDisabled('[data-testid=erasure-erase]')).toBe(false);
     // a changed selector needs its own dry run
@@ -145,13 +147,11 @@ describe('the erasure view', () => {
     await page.click('[data-testid=erasure-erase]');
     await page.waitForSelector('[data-testid=erasure-done]');
     expect(await shownCounts('erasure-done')).toEqual(perKind(expected.counts));
-    const [left] = await s.app.db.orm.em
-      .fork()
-      .execute<{ n: string }[]>(
-        `SELECT (SELECT count(*) FROM episodes WHERE org_id = ? AND agent_id = 'leaving-agent')
+    const [left] = await s.app.db.orm.em.fork().execute<{ n: string }[]>(
+      `SELECT (SELECT count(*) FROM episodes WHERE org_id = ? AND agent_id = 'leaving-agent')
               + (SELECT count(*) FROM facts WHERE org_id = ? AND bank_id = 'leaving-agent') AS n`,
-        [org.orgId, org.orgId],
-      );
+      [org.orgId, org.orgId],
+    );
     expect(Number(left.n)).toBe(0);
     // the audit log as the API lists it: the API's dry run, the page's dry run, the erasure
     const { erasures } = await gqlOk(s.url, ErasuresDocument, { first: 20 }, org.token);

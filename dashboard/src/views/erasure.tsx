@@ -22,7 +22,7 @@ type Result = DashEraseSubjectMutation['eraseSubject'];
 
 /** the selector as typed, without the empty fields (the API refuses a selector without any) */
 const selectorOf = (draft: Record<string, string>): ErasureSelector =>
-  Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== '')) as ErasureSelector;
+  Object.fromEntries(Object.entries(draft).filter(([, v]) => v.trim() !== ''));
 
 function Counts({ r, testId }: { r: Result; testId: string }) {
   return (
@@ -86,8 +86,8 @@ export function ErasureView({ apiKey }: ViewProps) {
     <section data-testid="erasure">
       <h2>Erasure</h2>
       <p class="hint">
-        Erases everything about a subject: episodes with their turns, outputs, feedback and canvas actions, facts with their
-        history, signals and query contexts, and the credit they earned. Every field given must match.
+        Erases everything about a subject: episodes with their turns, outputs, feedback and canvas actions, facts with their history,
+        signals and query contexts, and the credit they earned. Every field given must match.
       </p>
       <form
         class="filters"

@@ -77,7 +77,7 @@ export function FactsView(props: ViewProps) {
 function Overview(props: ViewProps) {
   const [open, setOpen] = useState(false);
   return (
-    <details data-testid="facts-overview" onToggle={(e) => setOpen((e.currentTarget as HTMLDetailsElement).open)}>
+    <details data-testid="facts-overview" onToggle={(e) => setOpen(e.currentTarget.open)}>
       <summary>Usefulness of the newest facts</summary>
       {open && <FactsOverview {...props} />}
     </details>

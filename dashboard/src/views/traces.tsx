@@ -111,7 +111,10 @@ export function TraceCard({ t, credit, feedback }: { t: Trace; credit: Map<strin
                     ? '–'
                     : earned(i).map((s) => (
                         <span class="credit" key={s.id} data-signal={s.signalType} data-source={s.source ?? ''}>
-                          {lower(s.signalType)} <span class="hint">({(s.source ?? 'caller').toLowerCase()}, {num(s.delta, 3)})</span>{' '}
+                          {lower(s.signalType)}{' '}
+                          <span class="hint">
+                            ({(s.source ?? 'caller').toLowerCase()}, {num(s.delta, 3)})
+                          </span>{' '}
                         </span>
                       ))}
                 </td>

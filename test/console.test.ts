@@ -3,14 +3,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
+  EpisodeTracesDocument,
   ExplainMemoryContextDocument,
   type ExplainMemoryContextQuery,
   FactBanksDocument,
   FactDetailDocument,
+  FactSignalsDocument,
   RecallBreakdownDocument,
+  RecordEpisodeDocument,
   SearchFactsDocument,
+  SubmitFeedbackDocument,
   SubmitSignalsDocument,
+  TracedMemoryContextDocument,
+  TracedRecallDocument,
   UpsertFactsDocument,
+  UseFactsDocument,
 } from './generated/graphql';
 import { launchChromium, offlineContext, shootDocs, signIn } from './helpers/browser';
 import { gql, gqlOk } from './helpers/client';
@@ -351,20 +358,126 @@ describe('the recall playground', () => {
 });
 
 describe('memory traces on the episode timeline', () => {
-  it('shows the turns and no traces section while the server keeps no traces, asking only the schema whether it does', async () => {
-    const [{ id }] = await s.app.db.orm.em
-      .fork()
-      .execute<{ id: string }[]>(`SELECT id FROM episodes WHERE org_id = ? AND agent_id = 'console-agent'`, [org.orgId]);
-    const { page, operations } = await signedIn(org.token, `episodes/${id}`);
-    await page.waitForSelector('[data-testid=segments] li');
-    await expect.poll(() => operations.includes('DashTraceSchema')).toBe(true);
-    // the schema's answer reaches the page; a server with traces would be asked for them next
-    await page.waitForTimeout(500);
-    expect(operations).not.toContain('DashMemoryTrace');
-    expect(await page.$('[data-testid=untied-traces]')).toBeNull();
-    expect(await page.$('[data-testid=memory-trace]')).toBeNull();
-    expect(await page.$('[data-testid=episode-detail] .error')).toBeNull();
-    await page.context().close();
+  it('shows each traced read beside the turn it served, with the scores served, the credit it earned and the feedback after it; a VIEWER too', async () => {
+    await gqlOk(
+      s.url,
+      UpsertFactsDocument,
+      {
+        inputs: [
+          { bankId: 'traced', text: 'Parcels to Bergen travel by ferry', kind: 'rule' },
+          { bankId: 'traced', text: 'Parcels to Bergen need a customs form', kind: 'rule' },
+          { bankId: 'traced', text: 'Bergen parcels leave on Tuesdays', kind: 'rule' },
+        ],
+      },
+      org.token,
+    );
+    const { recordEpisode } = await gqlOk(
+      s.url,
+      RecordEpisodeDocument,
+      {
+        input: {
+          agentId: 'traced-agent',
+          title: 'Bergen parcel',
+          segments: [
+            { role: 'user', content: 'how do parcels reach Bergen' },
+            { role: 'assistant', content: 'by ferry, leaving on Tuesdays' },
+          ],
+        },
+      },
+      org.token,
+    );
+    const episodeId = recordEpisode.id;
+    const [first, second] = recordEpisode.segments.map((x) => x.seq);
+    const { recall } = await gqlOk(
+      s.url,
+      TracedRecallDocument,
+      { input: { bankId: 'traced', query: 'parcels Bergen', limit: 3 }, trace: { episodeId, seq: first } },
+      org.token,
+    );
+    expect(recall.length).toBeGreaterThanOrEqual(2);
+    await gqlOk(
+      s.url,
+      TracedMemoryContextDocument,
+      { input: { agentId: 'traced-agent', query: 'Bergen', tokenBudget: 500, mode: 'MIXED' }, trace: { episodeId, seq: second } },
+      org.token,
+    );
+    const usedId = recall[0].fact.id;
+    await gqlOk(s.url, UseFactsDocument, { episodeId, factIds: [usedId] }, org.token);
+    const fb = await gqlOk(s.url, SubmitFeedbackDocument, { input: { episodeId, feedbackType: 'THUMBS_UP' } }, org.token);
+    const feedbackId = fb.submitFeedback.feedback.id;
+    const traces = (await gqlOk(s.url, EpisodeTracesDocument, { id: episodeId }, org.token)).episode!.memoryTrace;
+    expect(traces.map((t) => [t.operation, t.seq])).toEqual([
+      ['RECALL', first],
+      ['MEMORY_CONTEXT', second],
+    ]);
+    expect(traces[0].items.map((i) => i.factId)).toEqual(recall.map((r) => r.fact.id));
+    // the credit the API says each served fact earned from the recall's trace: [factId, type, source]
+    const credited = (
+      await Promise.all(
+        recall.map(async (r) => (await gqlOk(s.url, FactSignalsDocument, { id: r.fact.id, first: 50 }, org.token)).fact!.signals),
+      )
+    )
+      .flat()
+      .filter((x) => x.traceId === traces[0].id && x.episodeId === episodeId)
+      .map((x) => [x.signalType, x.source ?? ''].join(':'));
+    expect(credited.sort()).toEqual(['HELPFUL:FEEDBACK', 'USED:USAGE', ...recall.slice(1).map(() => 'IGNORED:FEEDBACK')].sort());
+    const label = (v: string | null | undefined) => (v ? ` ${v.toLowerCase().replace('_', ' ')}` : '');
+
+    for (const token of [org.token, viewer]) {
+      const { page, blocked } = await signedIn(token, `episodes/${episodeId}`);
+      await page.waitForSelector('[data-testid=memory-trace] td[data-field=credit] .credit');
+      const shown = await page.$$eval('[data-testid=segments] > li', (lis) =>
+        lis.map((li) => ({
+          seq: Number(li.getAttribute('data-seq')),
+          traces: Array.from(li.querySelectorAll('[data-testid=memory-trace]')).map((t) => ({
+            id: t.getAttribute('data-trace-id'),
+            items: Array.from(t.querySelectorAll('tbody tr')).map((tr) => {
+              const cell = (f: string) => tr.querySelector(`[data-field=${f}]`)!.textContent;
+              return [
+                tr.getAttribute('data-rank'),
+                cell('zone'),
+                cell('semanticScore'),
+                cell('lexicalScore'),
+                cell('relevance'),
+                cell('usefulnessScore'),
+                cell('finalScore'),
+                cell('used'),
+              ];
+            }),
+            credit: Array.from(t.querySelectorAll('td[data-field=credit] .credit')).map(
+              (c) => `${c.getAttribute('data-signal')}:${c.getAttribute('data-source')}`,
+            ),
+            feedback: Array.from(t.querySelectorAll('[data-testid=trace-feedback] li')).map((f) => f.getAttribute('data-feedback-id')),
+          })),
+        })),
+      );
+      expect(shown.map((x) => x.seq)).toEqual([first, second]);
+      expect(shown.map((x) => x.traces.map((t) => t.id))).toEqual([[traces[0].id], [traces[1].id]]);
+      for (const [n, t] of traces.entries()) {
+        const card = shown[n].traces[0];
+        expect(card.items).toEqual(
+          t.items.map((i) => [
+            String(i.rank),
+            i.zone?.toLowerCase() ?? '–',
+            fmt(i.semanticScore, 4),
+            fmt(i.lexicalScore, 4),
+            fmt(i.relevance, 4),
+            fmt(i.usefulnessScore, 4) + label(i.usefulnessSource),
+            fmt(i.finalScore, 4),
+            i.used ? 'yes' : 'no',
+          ]),
+        );
+        expect(card.feedback).toEqual([feedbackId]);
+      }
+      expect(shown[0].traces[0].credit.sort()).toEqual(credited);
+      expect(shown[1].traces[0].credit).toEqual([]);
+      expect(traces[1].items.every((i) => i.segmentId && i.zone)).toBe(true);
+      expect(await page.textContent('[data-testid=untied-traces]')).toContain('Every trace is shown beside its turn.');
+      expect(await page.$('[data-testid=episode-detail] .error')).toBeNull();
+      expect(blocked).toEqual([]);
+      if (token === org.token) await shootDocs(page, 'episode-traces');
+      await page.context().close();
+    }
   });
 });
 
@@ -393,6 +506,7 @@ describe('roles', () => {
       'DashFactSearch',
       'DashFacts',
       'DashFact',
+      'DashFactHistory',
       'DashRecall',
     ]);
     expect(operations.filter((o) => !views.has(o))).toEqual([]);

@@ -9,3 +9,4 @@ export interface ViewProps {
 /** what each role may see; the server refuses the rest anyway, this keeps it out of sight */
 export const canSeeLearning = (role: Role) => role === 'ADMIN' || role === 'INTEGRATOR';
 export const canForget = (role: Role) => role === 'ADMIN';
+export const canErase = (role: Role) => role === 'ADMIN';

@@ -1,10 +1,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import type { Role } from './generated/graphql';
-import { canSeeLearning } from './access';
+import { canErase, canSeeLearning } from './access';
 import type { LiveFeed } from './live';
 import { CanvasView } from './views/canvas';
 import { ConsoleView } from './views/console';
 import { EpisodeDetail, EpisodesView } from './views/episodes';
+import { ErasureView } from './views/erasure';
 import { FactDetail } from './views/fact-explorer';
 import { FactsView } from './views/facts';
 import { LearningView } from './views/learning';
@@ -21,6 +22,7 @@ const tabs: { id: string; label: string; visible(role: Role): boolean }[] = [
   { id: 'console', label: 'Console', visible: () => true },
   { id: 'memory', label: 'Memory', visible: () => true },
   { id: 'canvas', label: 'Canvas', visible: () => true },
+  { id: 'erasure', label: 'Erasure', visible: canErase },
 ];
 
 function useHash(): string[] {
@@ -100,6 +102,8 @@ export function Shell(p: {
           <ConsoleView {...view} />
         ) : tab === 'memory' ? (
           <MemoryView {...view} />
+        ) : tab === 'erasure' ? (
+          <ErasureView {...view} />
         ) : (
           <CanvasView {...view} />
         )}

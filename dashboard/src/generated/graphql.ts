@@ -48,6 +48,20 @@ export type EpisodeFilter = {
   topic?: string | null | undefined;
 };
 
+/** Whom an erasure is about; every field given must match (at least one is required). */
+export type ErasureSelector = {
+  /** An agent: its episodes, feedback, canvas actions, and the facts of its bank (the agent id). */
+  agentId?: string | null | undefined;
+  /** A memory bank: its facts. */
+  bankId?: string | null | undefined;
+  /** A metadata key the organization uses for its end users (e.g. userId): episodes, feedback and canvas actions whose metadata has it. */
+  metadataKey?: string | null | undefined;
+  /** The value metadataKey must have. */
+  metadataValue?: string | null | undefined;
+  /** A session: its episodes, feedback and canvas actions. */
+  sessionId?: string | null | undefined;
+};
+
 /** Which facts to list; all conditions must hold. */
 export type FactFilter = {
   /** Only facts of this memory bank. */
@@ -148,6 +162,15 @@ export type MemoryPolicy =
   | 'RECENT'
   /** The best word overlap (Jaccard) with the query that fit. */
   | 'RELEVANT';
+
+/** The read a memory trace recorded. */
+export type MemoryTraceOperation =
+  /** `memoryContext`: segments. */
+  | 'MEMORY_CONTEXT'
+  /** `recall`: facts. */
+  | 'RECALL'
+  /** `recallEpisodes`: episodes. */
+  | 'RECALL_EPISODES';
 
 /** The part of the policy's token budget a memory was chosen for. */
 export type MemoryZone =
@@ -264,6 +287,20 @@ export type DashEpisodeQueryVariables = Exact<{
 
 export type DashEpisodeQuery = { episode: { id: string, agentId: string, sessionId: string | null, title: string | null, task: string | null, intent: string | null, topic: string | null, blueprint: string | null, createdAt: string, endedAt: string | null, accepted: boolean | null, overallScore: number | null, aggregateFeedbackScore: number | null, feedbackCount: number, decayScore: number, segments: Array<{ id: string, seq: number, role: string, content: string, tokenEstimate: number, createdAt: string }>, outputs: Array<{ id: string, kind: string, content: unknown, difficulty: string | null, qualityScore: number | null, regenerationRound: number }>, facts: Array<{ id: string, text: string, kind: string | null, status: FactStatus, usefulness: number }>, canvasContext: Array<{ id: string, canvasId: string | null, canvasType: string, componentType: string | null, action: CanvasAction, createdAt: string }>, feedbackContext: Array<{ id: string, episodeId: string | null, agentId: string | null, feedbackType: FeedbackType, rating: number | null, score: number | null, corrections: string | null, eventType: string | null, accepted: boolean | null, reason: string | null, createdAt: string }> } | null };
 
+export type DashMemoryTraceQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashMemoryTraceQuery = { episode: { id: string, memoryTrace: Array<{ id: string, operation: MemoryTraceOperation, seq: number | null, query: string | null, strategy: string | null, mode: string | null, budget: number | null, createdAt: string, items: Array<{ rank: number, factId: string | null, episodeId: string | null, segmentId: string | null, zone: string | null, semanticScore: number | null, lexicalScore: number | null, relevance: number | null, usefulnessScore: number | null, usefulnessSource: string | null, finalScore: number | null, used: boolean }> }> } | null };
+
+export type DashFactCreditQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashFactCreditQuery = { fact: { id: string, text: string, signals: Array<{ id: string, signalType: SignalType, source: string | null, feedbackId: string | null, episodeId: string | null, traceId: string | null, delta: number, createdAt: string }> } | null };
+
 export type DashFactBanksQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -292,6 +329,36 @@ export type DashRecallQueryVariables = Exact<{
 
 
 export type DashRecallQuery = { recall: Array<{ semanticScore: number | null, lexicalScore: number | null, relevance: number, strategyUsed: RecallStrategy, usefulnessScore: number, usefulnessSource: UsefulnessSource, finalScore: number, fact: { id: string, text: string, kind: string | null, status: FactStatus } }> };
+
+export type DashFactHistoryQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashFactHistoryQuery = { fact: { id: string, supersededById: string | null, validFrom: string | null, validTo: string | null, history: Array<{ text: string, value: string | null, status: string, kind: string | null, bankId: string, hasEmbedding: boolean, validFrom: string | null, validTo: string | null, supersededById: string | null, from: string, to: string, writtenByKeyId: string | null, changedByKeyId: string | null, changed: Array<string> }> } | null };
+
+export type DashFactSuccessorQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DashFactSuccessorQuery = { fact: { id: string, text: string, supersededById: string | null } | null };
+
+export type DashErasuresQueryVariables = Exact<{
+  first?: number | null | undefined;
+  after?: string | null | undefined;
+}>;
+
+
+export type DashErasuresQuery = { erasures: { edges: Array<{ node: { id: string, createdAt: string, apiKeyId: string | null, operation: string, dryRun: boolean, total: number, selector: { agentId: string | null, sessionId: string | null, bankId: string | null, metadataKey: string | null, metadataValue: string | null, ids: number, externalIds: number }, counts: Array<{ kind: string, count: number }> } }>, pageInfo: { hasNextPage: boolean, endCursor: string | null } } };
+
+export type DashEraseSubjectMutationVariables = Exact<{
+  selector: ErasureSelector;
+  dryRun: boolean;
+}>;
+
+
+export type DashEraseSubjectMutation = { eraseSubject: { id: string, dryRun: boolean, total: number, counts: Array<{ kind: string, count: number }> } };
 
 export type DashFactsQueryVariables = Exact<{
   first: number;
@@ -564,6 +631,55 @@ export const DashEpisodeDocument = new TypedDocumentString(`
   reason
   createdAt
 }`) as unknown as TypedDocumentString<DashEpisodeQuery, DashEpisodeQueryVariables>;
+export const DashMemoryTraceDocument = new TypedDocumentString(`
+    query DashMemoryTrace($id: ID!) {
+  episode(id: $id) {
+    id
+    memoryTrace {
+      id
+      operation
+      seq
+      query
+      strategy
+      mode
+      budget
+      createdAt
+      items {
+        rank
+        factId
+        episodeId
+        segmentId
+        zone
+        semanticScore
+        lexicalScore
+        relevance
+        usefulnessScore
+        usefulnessSource
+        finalScore
+        used
+      }
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashMemoryTraceQuery, DashMemoryTraceQueryVariables>;
+export const DashFactCreditDocument = new TypedDocumentString(`
+    query DashFactCredit($id: ID!) {
+  fact(id: $id) {
+    id
+    text
+    signals(first: 100) {
+      id
+      signalType
+      source
+      feedbackId
+      episodeId
+      traceId
+      delta
+      createdAt
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashFactCreditQuery, DashFactCreditQueryVariables>;
 export const DashFactBanksDocument = new TypedDocumentString(`
     query DashFactBanks {
   factBanks(first: 200) {
@@ -658,6 +774,87 @@ export const DashRecallDocument = new TypedDocumentString(`
   }
 }
     `) as unknown as TypedDocumentString<DashRecallQuery, DashRecallQueryVariables>;
+export const DashFactHistoryDocument = new TypedDocumentString(`
+    query DashFactHistory($id: ID!) {
+  fact(id: $id) {
+    id
+    supersededById
+    validFrom
+    validTo
+    history(limit: 100) {
+      text
+      value
+      status
+      kind
+      bankId
+      hasEmbedding
+      validFrom
+      validTo
+      supersededById
+      from
+      to
+      writtenByKeyId
+      changedByKeyId
+      changed
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashFactHistoryQuery, DashFactHistoryQueryVariables>;
+export const DashFactSuccessorDocument = new TypedDocumentString(`
+    query DashFactSuccessor($id: ID!) {
+  fact(id: $id) {
+    id
+    text
+    supersededById
+  }
+}
+    `) as unknown as TypedDocumentString<DashFactSuccessorQuery, DashFactSuccessorQueryVariables>;
+export const DashErasuresDocument = new TypedDocumentString(`
+    query DashErasures($first: Int, $after: String) {
+  erasures(first: $first, after: $after) {
+    edges {
+      node {
+        id
+        createdAt
+        apiKeyId
+        operation
+        dryRun
+        total
+        selector {
+          agentId
+          sessionId
+          bankId
+          metadataKey
+          metadataValue
+          ids
+          externalIds
+        }
+        counts {
+          kind
+          count
+        }
+      }
+    }
+    pageInfo {
+      hasNextPage
+      endCursor
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashErasuresQuery, DashErasuresQueryVariables>;
+export const DashEraseSubjectDocument = new TypedDocumentString(`
+    mutation DashEraseSubject($selector: ErasureSelector!, $dryRun: Boolean!) {
+  eraseSubject(selector: $selector, dryRun: $dryRun) {
+    id
+    dryRun
+    total
+    counts {
+      kind
+      count
+    }
+  }
+}
+    `) as unknown as TypedDocumentString<DashEraseSubjectMutation, DashEraseSubjectMutationVariables>;
 export const DashFactsDocument = new TypedDocumentString(`
     query DashFacts($first: Int!, $after: String) {
   facts(first: $first, after: $after) {

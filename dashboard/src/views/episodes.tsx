@@ -166,6 +166,8 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
   const traces = useTraces(apiKey, id);
   const e = q.data?.episode;
   const traced = traces.data?.traces ?? [];
+  const credit = traces.data?.credit ?? new Map();
+  const feedback = e?.feedbackContext ?? [];
   const turns = new Set(e?.segments.map((s) => s.seq) ?? []);
   const untied = traced.filter((t) => t.seq == null || !turns.has(t.seq));
   if (q.data && !e) return <p class="empty">No episode {id} in this organization.</p>;
@@ -202,7 +204,7 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
           <h3>Segments ({e.segments.length})</h3>
           <ol class="segments" data-testid="segments">
             {e.segments.map((s) => (
-              <li key={s.id} data-role={s.role}>
+              <li key={s.id} data-role={s.role} data-seq={s.seq}>
                 <b>{s.role}</b>{' '}
                 <span class="hint">
                   #{s.seq} · {s.tokenEstimate} tokens
@@ -211,13 +213,13 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
                 {traced
                   .filter((t) => t.seq === s.seq)
                   .map((t) => (
-                    <TraceCard key={t.id} t={t} />
+                    <TraceCard key={t.id} t={t} credit={credit} feedback={feedback} />
                   ))}
               </li>
             ))}
           </ol>
           {traces.error && <p class="error">Memory traces: {traces.error}</p>}
-          {traces.data?.supported && (
+          {traces.data && (
             <>
               <h3>Memory traces not tied to a turn ({untied.length})</h3>
               <div data-testid="untied-traces">
@@ -226,7 +228,7 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
                     {traced.length === 0 ? 'No retrieval was traced for this episode.' : 'Every trace is shown beside its turn.'}
                   </p>
                 ) : (
-                  untied.map((t) => <TraceCard key={t.id} t={t} />)
+                  untied.map((t) => <TraceCard key={t.id} t={t} credit={credit} feedback={feedback} />)
                 )}
               </div>
             </>

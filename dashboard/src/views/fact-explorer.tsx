@@ -11,6 +11,7 @@ import {
 } from '../generated/graphql';
 import { useQuery } from '../hooks';
 import type { ViewProps } from '../access';
+import { FactHistory } from './fact-history';
 import { Status } from './status';
 
 const PAGE = 25;
@@ -232,6 +233,7 @@ export function FactDetail({ apiKey, id }: ViewProps & { id: string }) {
             yLabel="usefulness (0–1)"
             empty="No signals yet: the fact keeps its starting usefulness until one arrives."
           />
+          <FactHistory apiKey={apiKey} id={f.id} />
           <h3>Query contexts</h3>
           {f.queryContexts.length === 0 ? (
             <p class="empty">No query context yet.</p>

@@ -1,95 +1,40 @@
 // What the agent saw, turn by turn: the memory traces of an episode (each traced recall,
-// recallEpisodes and memoryContext with what it served) beside the turns they were for. A server
-// without traces answers the schema check with no `Episode.memoryTrace`, and the episode page then
-// shows no traces section at all; the fields asked for are those the server's schema has.
+// recallEpisodes and memoryContext with what it served) beside the turns they were for, and what
+// followed: the feedback on the episode after the read, and the usefulness credit each served fact
+// earned from this very trace (its signals whose `traceId` names the trace).
 import { request } from '../api';
 import { num, when } from '../format';
+import {
+  DashFactCreditDocument,
+  type DashFactCreditQuery,
+  type DashFeedbackFragment,
+  DashMemoryTraceDocument,
+  type DashMemoryTraceQuery,
+} from '../generated/graphql';
 import { useLoad } from '../hooks';
 
-export interface TraceItem {
-  rank: number;
-  factId?: string | null;
-  episodeId?: string | null;
-  segmentId?: string | null;
-  zone?: string | null;
-  semanticScore?: number | null;
-  lexicalScore?: number | null;
-  relevance?: number | null;
-  usefulnessScore?: number | null;
-  usefulnessSource?: string | null;
-  finalScore?: number | null;
-  used?: boolean | null;
-}
+export type Trace = NonNullable<DashMemoryTraceQuery['episode']>['memoryTrace'][number];
+type TraceItem = Trace['items'][number];
+type Credit = NonNullable<DashFactCreditQuery['fact']>['signals'][number];
 
-export interface Trace {
-  id: string;
-  operation: string;
-  seq?: number | null;
-  query?: string | null;
-  strategy?: string | null;
-  mode?: string | null;
-  budget?: number | null;
-  createdAt: string;
-  items: TraceItem[];
-}
-
-const TRACE_FIELDS = ['id', 'operation', 'seq', 'query', 'strategy', 'mode', 'budget', 'createdAt'];
-const ITEM_FIELDS = [
-  'rank',
-  'factId',
-  'episodeId',
-  'segmentId',
-  'zone',
-  'semanticScore',
-  'lexicalScore',
-  'relevance',
-  'usefulnessScore',
-  'usefulnessSource',
-  'finalScore',
-  'used',
-];
-
-type Fields = { fields: { name: string }[] | null } | null;
-const SCHEMA_CHECK = `query DashTraceSchema {
-  episode: __type(name: "Episode") { fields { name } }
-  trace: __type(name: "MemoryTrace") { fields { name } }
-  item: __type(name: "MemoryTraceItem") { fields { name } }
-}`;
-
-/** The trace query this server can answer, or null when it keeps no traces (asked once per page load). */
-let traceQuery: Promise<string | null> | null = null;
-function traceQueryOf(key: string): Promise<string | null> {
-  traceQuery ??= request<{ episode: Fields; trace: Fields; item: Fields }, Record<string, never>>(
-    key,
-    { toString: () => SCHEMA_CHECK },
-    {},
-  ).then(
-    ({ episode, trace, item }) => {
-      const has = (t: Fields) => new Set((t?.fields ?? []).map((f) => f.name));
-      if (!has(episode).has('memoryTrace') || !trace || !item) return null;
-      const traceFields = TRACE_FIELDS.filter((f) => has(trace).has(f));
-      const itemFields = ITEM_FIELDS.filter((f) => has(item).has(f));
-      return `query DashMemoryTrace($id: ID!) { episode(id: $id) { id memoryTrace { ${traceFields.join(' ')} items { ${itemFields.join(' ')} } } } }`;
-    },
-    (e: Error) => {
-      traceQuery = null; // asked again next time
-      throw e;
-    },
-  );
-  return traceQuery;
-}
-
-/** The episode's traces, oldest first; `supported` false when the server keeps none. */
+/**
+ * The episode's traces, oldest first, and the credit signals of the facts they served (by fact id,
+ * only those this episode earned): one query for the traces, then one per distinct served fact.
+ */
 export function useTraces(key: string, episodeId: string) {
   return useLoad(async () => {
-    const query = await traceQueryOf(key);
-    if (!query) return { supported: false, traces: [] as Trace[] };
-    const { episode } = await request<{ episode: { memoryTrace: Trace[] } | null }, { id: string }>(
-      key,
-      { toString: () => query },
-      { id: episodeId },
-    );
-    return { supported: true, traces: episode?.memoryTrace ?? [] };
+    const { episode } = await request(key, DashMemoryTraceDocument, { id: episodeId });
+    const traces = episode?.memoryTrace ?? [];
+    const factIds = [...new Set(traces.flatMap((t) => t.items.map((i) => i.factId).filter((id): id is string => !!id)))];
+    const facts = await Promise.all(factIds.map((id) => request(key, DashFactCreditDocument, { id })));
+    const credit = new Map<string, Credit[]>();
+    for (const { fact } of facts)
+      if (fact)
+        credit.set(
+          fact.id,
+          fact.signals.filter((s) => s.episodeId === episodeId && s.traceId),
+        );
+    return { traces, credit };
   }, [key, episodeId]);
 }
 
@@ -104,13 +49,20 @@ const target = (i: TraceItem) =>
     '–'
   );
 
-/** One traced retrieval: what was asked, how, and each item served with its scores and whether it was used. */
-export function TraceCard({ t }: { t: Trace }) {
+const lower = (s: string) => s.toLowerCase().replace('_', ' ');
+
+/**
+ * One traced retrieval: what was asked, how, each item served with its scores, whether it was used
+ * and the credit it earned from this trace, and the feedback on the episode that came after it.
+ */
+export function TraceCard({ t, credit, feedback }: { t: Trace; credit: Map<string, Credit[]>; feedback: DashFeedbackFragment[] }) {
   const how = [t.strategy, t.mode, t.budget != null ? `budget ${t.budget}` : null].filter(Boolean).join(' · ');
+  const followed = feedback.filter((f) => f.createdAt >= t.createdAt);
+  const earned = (i: TraceItem) => (i.factId ? (credit.get(i.factId) ?? []).filter((s) => s.traceId === t.id) : []);
   return (
-    <div class="trace" data-testid="memory-trace" data-trace-id={t.id} data-seq={t.seq ?? ''}>
+    <div class="trace" data-testid="memory-trace" data-trace-id={t.id} data-seq={t.seq ?? ''} data-operation={t.operation}>
       <p>
-        <b>{t.operation}</b> {when(t.createdAt)} {how && <span class="hint">{how}</span>}
+        <b>{lower(t.operation)}</b> {when(t.createdAt)} {how && <span class="hint">{how}</span>}
         {t.query && <span class="text"> “{t.query}”</span>}
       </p>
       {t.items.length === 0 ? (
@@ -128,27 +80,59 @@ export function TraceCard({ t }: { t: Trace }) {
               <th>usefulness</th>
               <th>final</th>
               <th>used</th>
+              <th>credit</th>
             </tr>
           </thead>
           <tbody>
             {t.items.map((i) => (
-              <tr key={i.rank} data-rank={i.rank} class={i.used ? 'added' : ''}>
+              <tr key={i.rank} data-rank={i.rank} data-fact-id={i.factId ?? ''} class={i.used ? 'added' : ''}>
                 <td class="n">{i.rank}</td>
                 <td>{target(i)}</td>
-                <td>{i.zone?.toLowerCase() ?? '–'}</td>
-                <td class="n">{num(i.semanticScore, 3)}</td>
-                <td class="n">{num(i.lexicalScore, 3)}</td>
-                <td class="n">{num(i.relevance, 3)}</td>
-                <td class="n">
-                  {num(i.usefulnessScore, 3)}
-                  {i.usefulnessSource ? <span class="hint"> {i.usefulnessSource.toLowerCase().replace('_', ' ')}</span> : null}
+                <td data-field="zone">{i.zone?.toLowerCase() ?? '–'}</td>
+                <td class="n" data-field="semanticScore">
+                  {num(i.semanticScore, 4)}
                 </td>
-                <td class="n">{num(i.finalScore, 3)}</td>
-                <td>{i.used == null ? '–' : i.used ? 'yes' : 'no'}</td>
+                <td class="n" data-field="lexicalScore">
+                  {num(i.lexicalScore, 4)}
+                </td>
+                <td class="n" data-field="relevance">
+                  {num(i.relevance, 4)}
+                </td>
+                <td class="n" data-field="usefulnessScore">
+                  {num(i.usefulnessScore, 4)}
+                  {i.usefulnessSource ? <span class="hint"> {lower(i.usefulnessSource)}</span> : null}
+                </td>
+                <td class="n" data-field="finalScore">
+                  {num(i.finalScore, 4)}
+                </td>
+                <td data-field="used">{i.used ? 'yes' : 'no'}</td>
+                <td data-field="credit">
+                  {earned(i).length === 0
+                    ? '–'
+                    : earned(i).map((s) => (
+                        <span class="credit" key={s.id} data-signal={s.signalType} data-source={s.source ?? ''}>
+                          {lower(s.signalType)}{' '}
+                          <span class="hint">
+                            ({(s.source ?? 'caller').toLowerCase()}, {num(s.delta, 3)})
+                          </span>{' '}
+                        </span>
+                      ))}
+                </td>
               </tr>
             ))}
           </tbody>
         </table>
+      )}
+      {followed.length > 0 && (
+        <ul class="trace-feedback" data-testid="trace-feedback">
+          {followed.map((f) => (
+            <li key={f.id} data-feedback-id={f.id}>
+              then {f.feedbackType.toLowerCase()} {when(f.createdAt)}
+              {f.score != null ? ` · score ${num(f.score)}` : ''}
+              {f.corrections ? ` · ${f.corrections}` : ''}
+            </li>
+          ))}
+        </ul>
       )}
     </div>
   );

@@ -210,8 +210,9 @@ describe('benchmark smoke run (scale 0.01)', () => {
       episodes: 2,
       // the episode with its context lists, read ahead of it, in one statement
       episode: 1,
-      'feedback-spread': 1,
-      'feedback-hot': 1,
+      // a scored feedback on an episode: BEGIN, the write, the credit plan of its facts, COMMIT
+      'feedback-spread': 4,
+      'feedback-hot': 4,
       'few-shot': 1,
       analytics: 3,
       // once the bank is in the vector index: the candidates read with the organization's change log

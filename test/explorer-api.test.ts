@@ -230,7 +230,7 @@ describe('the facts explorer queries', () => {
       ['what extras are there', 1],
     ]);
     const quiet = await gqlOk(s.url, FactDetailDocument, { id: quietId }, org.token);
-    expect(quiet.fact).toMatchObject({ signals: [], queryContexts: [] });
+    expect(quiet.fact).toMatchObject({ signalHistory: [], queryContexts: [] });
   });
 });
 

@@ -44,7 +44,7 @@ export class EpisodeSubscriptionResolver {
   @Subscription(() => Episode, {
     nullable: true,
     description:
-      "Every new episode of the caller's organization that matches the filters, from any server instance: recorded with `recordEpisode` or made from an OTLP trace (once, when the export that opens it commits). Null when the episode was erased before the event was delivered.",
+      "Every new episode of the caller's organization that matches the filters, from any server instance: recorded with `recordEpisode` or made from an OTLP trace (once, when the export that makes it commits; exports that only add to it are not announced). Null when the episode was erased before the event was delivered.",
     subscribe: ({ args, context }) => {
       const { orgId } = context as Context;
       const a = args as Args;

@@ -49,10 +49,10 @@ async function storeSpans(
   tx: EntityManager,
   orgId: string,
   spans: { trace_id: string; span_id: string; record: SpanRecord }[],
-): Promise<{ changed: string[]; fresh: string[]; stored: number; late: number }> {
+): Promise<{ changed: string[]; fresh: string[]; stored: number; late: number; memory_tools: string[] | null }> {
   const [row] = await boundTemplateRows(
     tx,
-    raw<{ changed: string[]; fresh: string[]; stored: number; late: number }>`WITH x AS (
+    raw<{ changed: string[]; fresh: string[]; stored: number; late: number; memory_tools: string[] | null }>`WITH x AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) AS x(trace_id text, span_id text, record jsonb)
       ), closed AS (
         SELECT DISTINCT m.trace_id FROM otlp_episodes m
@@ -69,7 +69,8 @@ async function storeSpans(
         RETURNING trace_id, xmax = 0 AS fresh
       )
       SELECT array(SELECT trace_id FROM opened) AS changed, array(SELECT trace_id FROM opened WHERE fresh) AS fresh, (SELECT count(*) FROM ins)::int AS stored,
-        (SELECT count(*) FROM x WHERE trace_id IN (SELECT trace_id FROM closed))::int AS late`,
+        (SELECT count(*) FROM x WHERE trace_id IN (SELECT trace_id FROM closed))::int AS late,
+        (SELECT memory_tools FROM org_otlp_settings WHERE org_id = ${orgId}::uuid) AS memory_tools`,
   );
   return row;
 }
@@ -209,7 +210,7 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
   const toEmbed: { id: string; title: string | null; task: string | null }[] = [];
   const result = await em.transactional(async (tx) => {
     await lockTraces(tx, orgId, [...new Set(genAi.map((s) => s.trace_id))]);
-    const { changed, fresh, stored, late } = await storeSpans(tx, orgId, genAi);
+    const { changed, fresh, stored, late, memory_tools } = await storeSpans(tx, orgId, genAi);
     const result = { stored, repeated: genAi.length - stored - late, ignored, late, episodes: 0 };
     if (changed.length === 0) return result;
     // a trace this export opened is all here; the others are read back whole, with their episodes
@@ -233,6 +234,7 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
         )),
       );
     }
+    const memoryTools = new Set(memory_tools ?? []);
     const idOf = new Map(anchors.map((a) => [`${a.trace_id}/${a.anchor}`, a.episode_id]));
     const byTrace = new Map<string, SpanRecord[]>();
     for (const k of known) {
@@ -241,7 +243,7 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
       else byTrace.set(k.trace_id, [k.record]);
     }
     const drafts = [...byTrace.entries()].flatMap(([traceId, records]) =>
-      buildEpisodes(traceId, records).map((d) => {
+      buildEpisodes(traceId, records, memoryTools).map((d) => {
         const id = idOf.get(`${traceId}/${d.anchor}`);
         return { ...d, traceId, id: id ?? randomUUID(), isNew: id === undefined };
       }),

@@ -2,7 +2,6 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { boundTemplateRows, templateRows } from '../../db/typed-sql';
-import { AppError } from '../../core/errors';
 import type { EventBus } from '../../core/event-bus';
 import { type Embedder, episodeText, vectorsFor } from '../embeddings';
 import { type NewEpisode, publishEpisodes } from '../episodes';
@@ -145,19 +144,25 @@ async function insertSegments(tx: EntityManager, orgId: string, drafts: { id: st
   );
 }
 
-/** What an ingest does after its commit: announce new episodes, embed the written ones. */
+/** What an ingest does after its commit: announce new episodes, embed the written ones (in the background). */
 export interface IngestServices {
   bus: EventBus;
   embedder: Embedder;
 }
 
+/** Texts of OTLP episodes being embedded at once per embedder; the episodes of an export that would pass it get no vector now. */
+const MAX_EMBEDDING_TEXTS = 256;
+const embedding = new WeakMap<Embedder, { texts: number }>();
+
 /**
  * Gives the written episodes the server's vectors of their title and task, as `recordEpisode` does,
- * after the commit (an export's episodes are known only inside its transaction). The embedder's
- * timeout bounds the wait, as for a GraphQL write; when it fails the episodes keep no vector (the
- * export is not refused: its spans are stored) and the re-embedding at the next start gives them one.
- * A vector is stored only while the episode still has the text it was made from, and only when it
- * fits the organization's episode vectors (client vectors of another dimension keep it out).
+ * but after the commit and without holding the export's answer (an export's episodes are known only
+ * inside its transaction, and the local model's tens of texts per second would hold back ingest). At
+ * most MAX_EMBEDDING_TEXTS texts are in flight per process: the episodes of an export past it, and
+ * those of a failed call (the embedder logs why), keep no vector; the re-embedding run at the next
+ * start gives them one. A vector is stored only while the episode still has the text it was made
+ * from, and only when it fits the organization's episode vectors (client vectors of another
+ * dimension keep it out).
  */
 async function embedEpisodes(
   em: EntityManager,
@@ -167,12 +172,21 @@ async function embedEpisodes(
 ) {
   const items = todo.filter((d) => episodeText(d.title, d.task) !== null);
   if (!embedder.enabled || items.length === 0) return;
-  const vectors = await vectorsFor(
-    embedder,
-    orgId,
-    items.map((d) => ({ text: episodeText(d.title, d.task), given: null })),
-    'document',
-  );
+  let load = embedding.get(embedder);
+  if (!load) embedding.set(embedder, (load = { texts: 0 }));
+  if (load.texts + items.length > MAX_EMBEDDING_TEXTS) return;
+  load.texts += items.length;
+  let vectors;
+  try {
+    vectors = await vectorsFor(
+      embedder,
+      orgId,
+      items.map((d) => ({ text: episodeText(d.title, d.task), given: null })),
+      'document',
+    );
+  } finally {
+    load.texts -= items.length;
+  }
   const values = items.flatMap((d, i) =>
     vectors[i].embedding ? [{ id: d.id, title: d.title, task: d.task, v: vectors[i].embedding }] : [],
   );
@@ -263,10 +277,8 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
   if (services) {
     // one event per episode this export created (not per span; a rebuilt episode is not announced again)
     publishEpisodes(services.bus, orgId, made);
-    // the embedder logged why it failed; the episodes stay without a vector
-    await embedEpisodes(em, services.embedder, orgId, toEmbed).catch((err: unknown) => {
-      if (!(err instanceof AppError && err.code === 'EMBEDDINGS_UNAVAILABLE')) throw err;
-    });
+    // after the answer's commit, not awaited: a failure leaves the episodes without a vector
+    void embedEpisodes(em, services.embedder, orgId, toEmbed).catch(() => {});
   }
   return result;
 }

@@ -32,7 +32,7 @@ export interface OtlpPhase {
  * How soon an `episodeAdded` subscriber over WebSocket hears of the episodes an export created, in
  * ms from the moment that export's 200 reached the exporter (negative: the event came first).
  */
-export interface OtlpDelivery {
+interface OtlpDelivery {
   /** episodes the paced phase's exports created, each expected once */
   expected: number;
   delivered: number;

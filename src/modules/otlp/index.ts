@@ -4,4 +4,4 @@ export const otlpEntities = [OtlpSpan, OtlpTrace, OtlpEpisode, OrgOtlpSettings];
 
 export { decodeJson, decodeProtobuf, exportResponse, UndecodableExport } from './otlp-decode';
 export { closeIdleTraces, ingestSpans } from './otlp.service';
-export { MAX_MEMORY_TOOLS, memoryToolsProblem, setMemoryTools } from './memory-tools';
+export { memoryToolsProblem, setMemoryTools } from './memory-tools';

@@ -3,7 +3,7 @@ import { sql as raw } from 'kysely';
 import { templateRows } from '../../db/typed-sql';
 
 /** Memory tools an organization may name, and the longest name. */
-export const MAX_MEMORY_TOOLS = 50;
+const MAX_MEMORY_TOOLS = 50;
 const MAX_TOOL_NAME = 200;
 /** Fact ids read from one tool result. */
 const MAX_IDS = 1000;

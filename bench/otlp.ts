@@ -2,7 +2,9 @@ import { SpanKind, SpanStatusCode, TraceFlags } from '@opentelemetry/api';
 import { ProtobufTraceSerializer } from '@opentelemetry/otlp-transformer';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import type { ReadableSpan } from '@opentelemetry/sdk-trace-base';
+import { createClient } from 'graphql-ws';
 import pg from 'pg';
+import WebSocket from 'ws';
 import type { ServerStats } from './children';
 
 export const OTLP_ID = 'otlp';
@@ -27,6 +29,21 @@ export interface OtlpPhase {
 }
 
 /**
+ * How soon an `episodeAdded` subscriber over WebSocket hears of the episodes an export created, in
+ * ms from the moment that export's 200 reached the exporter (negative: the event came first).
+ */
+interface OtlpDelivery {
+  /** episodes the paced phase's exports created, each expected once */
+  expected: number;
+  delivered: number;
+  /** expected episodes whose event had not arrived 5 s after the last export was answered */
+  missed: number;
+  p50: number;
+  p99: number;
+  max: number;
+}
+
+/**
  * What `--only otlp` measures: exporters sending protobuf batches to POST /v1/traces, each one
  * export at a time. `saturated`: each sends its next export as soon as the last is answered (the
  * most the server takes; an export's time is then mostly waiting behind the others). `paced`: each
@@ -35,6 +52,8 @@ export interface OtlpPhase {
 export interface OtlpResult {
   saturated: OtlpPhase;
   paced: OtlpPhase;
+  /** the paced phase's episodes as a subscriber received them */
+  delivery: OtlpDelivery;
   /** what the database holds afterwards: one episode per trace */
   traces: number;
   episodes: number;
@@ -116,14 +135,24 @@ function traceSpans(exporter: number, trace: number, t0: number): ReadableSpan[]
   return spans;
 }
 
+/** One export: its protobuf body and the traces whose first span it carries (the export that creates their episodes). */
+interface Body {
+  bytes: Buffer;
+  opens: string[];
+}
+
 /** `count` protobuf bodies of `batch` spans for one exporter; a trace may be cut between two batches, as exporters do. */
-function exporterBodies(exporter: number, count: number, batch: number): Buffer[] {
+function exporterBodies(exporter: number, count: number, batch: number): Body[] {
   const all: ReadableSpan[] = [];
   const t0 = Date.now() - 3_600_000;
   for (let trace = 0; all.length < count * batch; trace += 1) all.push(...traceSpans(exporter, trace, t0 + trace * 1000));
-  return Array.from({ length: count }, (_, i) =>
-    Buffer.from(ProtobufTraceSerializer.serializeRequest(all.slice(i * batch, (i + 1) * batch))!),
-  );
+  const seen = new Set<string>();
+  return Array.from({ length: count }, (_, i) => {
+    const spans = all.slice(i * batch, (i + 1) * batch);
+    const opens = [...new Set(spans.map((x) => x.spanContext().traceId))].filter((t) => !seen.has(t));
+    for (const t of opens) seen.add(t);
+    return { bytes: Buffer.from(ProtobufTraceSerializer.serializeRequest(spans)!), opens };
+  });
 }
 
 const percentile = (xs: number[], p: number) => {
@@ -134,10 +163,11 @@ const percentile = (xs: number[], p: number) => {
 /** Sends each exporter's bodies, one export at a time each; paced at `rate` spans/s over all exporters when given. */
 async function phase(
   send: (body: Buffer) => Promise<Response>,
-  bodies: Buffer[][],
+  bodies: Body[][],
   batch: number,
   stats: () => Promise<ServerStats>,
   rate: number | null,
+  answered?: (body: Body, at: number) => void,
 ): Promise<OtlpPhase> {
   const times: number[] = [];
   let errors = 0;
@@ -153,8 +183,9 @@ async function phase(
           if (wait > 0) await new Promise((r) => setTimeout(r, wait));
         }
         const t = performance.now();
-        const res = await send(body);
+        const res = await send(body.bytes);
         await res.arrayBuffer();
+        answered?.(body, performance.now());
         times.push(performance.now() - t);
         if (res.status !== 200) errors += 1;
       }
@@ -203,7 +234,13 @@ export async function runOtlp(opts: {
   // one warm-up export (first use of the route and its statements), not measured
   await (await send(Buffer.from(ProtobufTraceSerializer.serializeRequest(traceSpans(99, 0, Date.now()))!))).arrayBuffer();
   const saturated = await phase(send, bodiesOf(0, exporters, count, batch), batch, opts.stats, null);
-  const paced = await phase(send, bodiesOf(exporters, exporters, count, batch), batch, opts.stats, opts.rate ?? 2000);
+  const pacedBodies = bodiesOf(exporters, exporters, count, batch);
+  const watch = await watchEpisodes(opts.baseUrl, opts.token);
+  const answeredAt = new Map<string, number>();
+  const paced = await phase(send, pacedBodies, batch, opts.stats, opts.rate ?? 2000, (body, at) => {
+    for (const t of body.opens) answeredAt.set(t, at);
+  });
+  const delivery = await watch.finish(answeredAt);
   const c = new pg.Client({ connectionString: opts.databaseUrl });
   await c.connect();
   const counts = (
@@ -214,7 +251,56 @@ export async function runOtlp(opts: {
     )
   ).rows[0];
   await c.end();
-  return { saturated, paced, ...counts };
+  return { saturated, paced, delivery, ...counts };
+}
+
+/**
+ * A subscriber of `episodeAdded` over WebSocket, open before the paced phase starts: it notes when
+ * each trace's episode arrived. `finish` waits up to 5 s for the stragglers, then compares.
+ */
+async function watchEpisodes(baseUrl: string, token: string) {
+  const arrived = new Map<string, number>();
+  let ready!: () => void;
+  const acked = new Promise<void>((r) => (ready = r));
+  const client = createClient({
+    url: baseUrl.replace(/^http/, 'ws') + '/graphql',
+    webSocketImpl: WebSocket,
+    retryAttempts: 0,
+    lazy: false,
+    connectionParams: { authorization: `Bearer ${token}` },
+    on: { connected: () => ready() },
+  });
+  client.subscribe<{ episodeAdded: { executionIds: string[] } | null }>(
+    { query: 'subscription { episodeAdded { executionIds } }' },
+    {
+      next: (e) => {
+        const at = performance.now();
+        for (const t of e.data?.episodeAdded?.executionIds ?? []) if (!arrived.has(t)) arrived.set(t, at);
+      },
+      error: (err) => console.error('episodeAdded subscription failed', err),
+      complete: () => {},
+    },
+  );
+  await acked;
+  // the subscription is registered once the server has read the subscribe message
+  await new Promise((r) => setTimeout(r, 500));
+  return {
+    async finish(answeredAt: Map<string, number>): Promise<OtlpDelivery> {
+      const deadline = performance.now() + 5000;
+      while (performance.now() < deadline && [...answeredAt.keys()].some((t) => !arrived.has(t)))
+        await new Promise((r) => setTimeout(r, 50));
+      await client.dispose();
+      const lags = [...answeredAt].flatMap(([t, at]) => (arrived.has(t) ? [arrived.get(t)! - at] : []));
+      return {
+        expected: answeredAt.size,
+        delivered: lags.length,
+        missed: answeredAt.size - lags.length,
+        p50: percentile(lags, 50),
+        p99: percentile(lags, 99),
+        max: lags.length ? Math.max(...lags) : 0,
+      };
+    },
+  };
 }
 
 const bodiesOf = (first: number, exporters: number, count: number, batch: number) =>
@@ -229,5 +315,7 @@ export const otlpMarkdown = (r: OtlpResult) =>
   [
     phaseLine('OTLP ingest, saturated', r.saturated),
     phaseLine('OTLP ingest, paced', r.paced),
+    `episodeAdded over WebSocket during the paced phase: ${r.delivery.delivered} of ${r.delivery.expected} episodes delivered ` +
+      `(${r.delivery.missed} missed), export 200 to event p50 ${r.delivery.p50.toFixed(0)} / p99 ${r.delivery.p99.toFixed(0)} / max ${r.delivery.max.toFixed(0)} ms`,
     `${r.traces} traces became ${r.episodes} episodes with ${r.segments} segments`,
   ].join('\n');

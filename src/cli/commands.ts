@@ -5,6 +5,7 @@ import { purgeExpiredIdempotencyKeys } from '../core/idempotency';
 import { forgetEpisodes, purgeExpiredFeedback } from '../modules/memory';
 import type { Logger } from '../core/logger';
 import { createApiKey, createOrganization, findOrganization, listOrganizations, ROLES, type Role } from '../modules/orgs';
+import { memoryToolsProblem, setMemoryTools } from '../modules/otlp';
 import { setCreditSettings, type CreditSettingsChange, creditSettingsProblem } from '../modules/traces';
 import { setOrgQuota, storageUsage } from '../modules/usage';
 
@@ -86,6 +87,24 @@ export const commands: Record<string, Command> = {
     if (problem) throw new UsageError(problem);
     const orgId = (await findOrganization(em, flags.org)).id;
     return { orgId, credit: await setCreditSettings(em, orgId, change) };
+  },
+
+  // the tools an organization's agents use as their memory, for OTLP traces (see the README's "OpenTelemetry traces")
+  'set-memory-tools': async (em, { flags }) => {
+    if (!flags.org || flags.tools === undefined)
+      throw new UsageError('set-memory-tools needs --org <name or id> and --tools <name,name,...> (or --tools none)');
+    const tools =
+      flags.tools.trim() === 'none'
+        ? []
+        : flags.tools
+            .split(',')
+            .map((t) => t.trim())
+            .filter((t) => t !== '');
+    if (tools.length === 0 && flags.tools.trim() !== 'none') throw new UsageError('--tools needs one or more names, or "none"');
+    const problem = memoryToolsProblem(tools);
+    if (problem) throw new UsageError(problem);
+    const orgId = (await findOrganization(em, flags.org)).id;
+    return { orgId, memoryTools: await setMemoryTools(em, orgId, tools) };
   },
 
   usage: async (em, { flags }) => {

@@ -15,6 +15,8 @@ const USAGE = `usage: npm run -s cli -- <command>   (-s keeps npm's own lines of
                                                              the organization's own storage quotas ("default": QUOTA_ROWS / QUOTA_BYTES)
   set-credit --org <name or id> [--enabled <true|false>] [--used <c>] [--ignored <c>] [--feedback <c>] [--max-facts <n>]
                                                              the organization's credit settings (each also "default")
+  set-memory-tools --org <name or id> --tools <name,name,...|none>
+                                                             tools whose calls are the organization's memory lookups (OTLP)
   maintain                                                   run the retention and clean-up jobs once
   help                                                       this text`;
 

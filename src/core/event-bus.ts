@@ -9,6 +9,8 @@ export type BusEvents = {
   apiKeyRevoked: [{ apiKeyId: string }];
   /** a feedback row was committed */
   feedbackAdded: [{ orgId: string; feedbackId: string; episodeId: string | null; agentId: string | null; feedbackType: string }];
+  /** an episode was committed (recorded through GraphQL, or made from an OTLP trace) */
+  episodeAdded: [{ orgId: string; episodeId: string; agentId: string; sessionId: string | null }];
 };
 
 export interface EventBus {

@@ -312,6 +312,11 @@ export interface OrgCreditSettingsTable {
   max_facts_per_event: number | null;
 }
 
+export interface OrgOtlpSettingsTable {
+  org_id: string;
+  memory_tools: Generated<string[]>;
+}
+
 export interface OrgQuotasTable {
   org_id: string;
   max_rows: BigNumber | null;
@@ -378,6 +383,7 @@ export interface Tables {
   learning_event_counts: LearningEventCountsTable;
   memory_traces: MemoryTracesTable;
   org_credit_settings: OrgCreditSettingsTable;
+  org_otlp_settings: OrgOtlpSettingsTable;
   org_quotas: OrgQuotasTable;
   org_usage: OrgUsageTable;
   organizations: OrganizationsTable;

@@ -133,7 +133,7 @@ export function otlpTraces(services: Services, budgets: Budgets, door: BudgetDoo
     let rejected = decoded.rejected;
     let reason = decoded.reason;
     try {
-      const r = await ingestSpans(services.orm.em.fork(), viewer.orgId, decoded.spans);
+      const r = await ingestSpans(services.orm.em.fork(), viewer.orgId, decoded.spans, services);
       spans.inc({ outcome: 'stored' }, r.stored);
       spans.inc({ outcome: 'repeated' }, r.repeated);
       spans.inc({ outcome: 'ignored' }, r.ignored);

@@ -55,7 +55,7 @@ export class EpisodesResolver {
     @Arg('input', () => RecordEpisodeInput, { description: 'The episode.' }) input: RecordEpisodeInput,
     @Ctx() ctx: Context,
   ): Promise<Episode> {
-    return mustGet(ctx, await episodes.recordEpisode(ctx.em, ctx.services.embedder, ctx.orgId, input));
+    return mustGet(ctx, await episodes.recordEpisode(ctx.em, ctx.services.embedder, ctx.services.bus, ctx.orgId, input));
   }
 
   @Mutation(() => Episode, { description: 'Appends turns to an episode, numbered after its last one.' })

@@ -2,6 +2,7 @@ import { CLIENT_MODEL_ID, type Embedder, episodeText, vectorsFor } from '../embe
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { badInput, notFound } from '../../core/errors';
+import type { EventBus } from '../../core/event-bus';
 import { idempotent } from '../../core/idempotency';
 import { parseId } from '../../core/ids';
 import { firstRow, rows, sql } from '../../db/typed-sql';
@@ -10,6 +11,7 @@ import type { RecordEpisodeInput, SegmentInput } from './episodes.inputs';
 import { checkRecordEpisode, checkSegments } from './episodes.validate';
 import { insertOutputs, insertSegments } from './episode-parts.write';
 import { feedbackCounterMoves } from '../shared';
+import { publishEpisodes } from './episode.subscription';
 
 /** Locks the episode row (so concurrent writers serialise on it) or throws NOT_FOUND. */
 export async function lockEpisode(tx: EntityManager, orgId: string, episodeId: string, field: string) {
@@ -143,46 +145,58 @@ async function linkFacts(
   );
 }
 
-/** Records an episode with its segments, outputs and facts; returns its id. */
-export async function recordEpisode(em: EntityManager, embedder: Embedder, orgId: string, input: RecordEpisodeInput): Promise<string> {
+/** Records an episode with its segments, outputs and facts, and publishes it once committed; returns its id. */
+export async function recordEpisode(
+  em: EntityManager,
+  embedder: Embedder,
+  bus: EventBus,
+  orgId: string,
+  input: RecordEpisodeInput,
+): Promise<string> {
   const c = checkRecordEpisode(input);
   const { idempotencyKey, ...rest } = input;
   // without a client vector, recallEpisodes finds the episode by its title and task (embedded before the transaction)
   const [vector] = await vectorsFor(embedder, orgId, [{ text: episodeText(input.title, input.task), given: input.embedding }], 'document');
-  const { id } = await idempotent(em, { orgId, key: idempotencyKey, operation: 'recordEpisode', input: rest }, async (tx) => {
-    // a server vector that does not fit the organization's (client) episode vectors is not stored
-    const fits = await checkEmbeddingDimension(tx, orgId, vector.embedding, vector.model !== CLIENT_MODEL_ID);
-    const episode = sql
-      .insertInto('episodes')
-      .values({
-        id: raw<string>`gen_random_uuid()`,
-        org_id: orgId,
-        created_at: c.createdAt.toISOString(),
-        updated_at: raw<string>`now()`,
-        agent_id: input.agentId,
-        session_id: input.sessionId ?? null,
-        title: input.title ?? null,
-        task: input.task ?? null,
-        intent: input.intent ?? null,
-        topic: input.topic ?? null,
-        blueprint: input.blueprint ?? null,
-        ended_at: input.endedAt?.toISOString() ?? null,
-        execution_ids: raw<string[]>`${input.executionIds ?? []}::text[]`,
-        generation_config: raw<string | null>`${input.generationConfig ? JSON.stringify(input.generationConfig) : null}::jsonb`,
-        metadata: raw<string | null>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
-        embedding: raw<number[] | null>`${fits ? vector.embedding : null}::double precision[]`,
-        embedding_model: fits ? vector.model : null,
-        overall_score: input.overallScore ?? null,
-        accepted: input.accepted ?? null,
-      })
-      .returning(['id', 'agent_id', 'session_id']);
-    const [ep] = await rows(tx, episode);
-    await insertSegments(tx, orgId, ep.id, 1, c.segments, c.createdAt);
-    if (c.outputs.length > 0) await insertOutputs(tx, orgId, ep.id, c.outputs, c.createdAt);
-    if (c.factIds.length + c.factExternalIds.length > 0) await linkFacts(tx, orgId, ep.id, input.agentId, c.factIds, c.factExternalIds);
-    await linkSession(tx, orgId, ep);
-    return { id: ep.id };
-  });
+  const { id } = await idempotent(
+    em,
+    { orgId, key: idempotencyKey, operation: 'recordEpisode', input: rest },
+    async (tx) => {
+      // a server vector that does not fit the organization's (client) episode vectors is not stored
+      const fits = await checkEmbeddingDimension(tx, orgId, vector.embedding, vector.model !== CLIENT_MODEL_ID);
+      const episode = sql
+        .insertInto('episodes')
+        .values({
+          id: raw<string>`gen_random_uuid()`,
+          org_id: orgId,
+          created_at: c.createdAt.toISOString(),
+          updated_at: raw<string>`now()`,
+          agent_id: input.agentId,
+          session_id: input.sessionId ?? null,
+          title: input.title ?? null,
+          task: input.task ?? null,
+          intent: input.intent ?? null,
+          topic: input.topic ?? null,
+          blueprint: input.blueprint ?? null,
+          ended_at: input.endedAt?.toISOString() ?? null,
+          execution_ids: raw<string[]>`${input.executionIds ?? []}::text[]`,
+          generation_config: raw<string | null>`${input.generationConfig ? JSON.stringify(input.generationConfig) : null}::jsonb`,
+          metadata: raw<string | null>`${input.metadata ? JSON.stringify(input.metadata) : null}::jsonb`,
+          embedding: raw<number[] | null>`${fits ? vector.embedding : null}::double precision[]`,
+          embedding_model: fits ? vector.model : null,
+          overall_score: input.overallScore ?? null,
+          accepted: input.accepted ?? null,
+        })
+        .returning(['id', 'agent_id', 'session_id']);
+      const [ep] = await rows(tx, episode);
+      await insertSegments(tx, orgId, ep.id, 1, c.segments, c.createdAt);
+      if (c.outputs.length > 0) await insertOutputs(tx, orgId, ep.id, c.outputs, c.createdAt);
+      if (c.factIds.length + c.factExternalIds.length > 0) await linkFacts(tx, orgId, ep.id, input.agentId, c.factIds, c.factExternalIds);
+      await linkSession(tx, orgId, ep);
+      return { id: ep.id, agentId: ep.agent_id, sessionId: ep.session_id };
+    },
+    // a replay published nothing new: only the call that wrote announces the episode
+    (e) => publishEpisodes(bus, orgId, [e]),
+  );
   return id;
 }
 

@@ -1,5 +1,6 @@
 import type { SpanRecord } from './genai';
 import type { Message } from './genai-messages';
+import { toolCallQuery, toolResultFactIds } from './memory-tools';
 
 /** A segment of an episode built from a trace. */
 interface DraftSegment {
@@ -98,7 +99,28 @@ function transcript(spans: SpanRecord[], toolCalls: Set<string>): { segments: Dr
 
 const unique = <T>(xs: T[]) => [...new Set(xs)].slice(0, MAX_NOTES);
 
-function draftOf(traceId: string, anchor: string, agentSpan: SpanRecord | undefined, spans: SpanRecord[]): EpisodeDraft {
+/** A retrieval span's documents, or a memory tool call's fact ids (see `toolResultFactIds`); null for other spans. */
+function retrievalOf(r: SpanRecord, memoryTools: ReadonlySet<string>): RetrievalSpan | null {
+  if (r.retrieval)
+    return {
+      spanId: r.span,
+      documentIds: r.retrieval.documentIds,
+      ...(r.retrieval.query !== undefined ? { query: r.retrieval.query } : {}),
+    };
+  if (!r.tool || !memoryTools.has(r.tool.name)) return null;
+  const documentIds = toolResultFactIds(r.tool.result);
+  if (documentIds.length === 0) return null;
+  const query = toolCallQuery(r.tool.arguments);
+  return { spanId: r.span, documentIds, ...(query !== undefined ? { query } : {}) };
+}
+
+function draftOf(
+  traceId: string,
+  anchor: string,
+  agentSpan: SpanRecord | undefined,
+  spans: SpanRecord[],
+  memoryTools: ReadonlySet<string>,
+): EpisodeDraft {
   spans.sort(byTime);
   const toolCalls = new Set(spans.flatMap((r) => (r.tool?.callId ? [r.tool.callId] : [])));
   const { segments, cut } = transcript(spans, toolCalls);
@@ -109,11 +131,7 @@ function draftOf(traceId: string, anchor: string, agentSpan: SpanRecord | undefi
   const task = segments.find((s) => s.role === 'user')?.content.slice(0, 20_000) ?? null;
   const inputTokens = spans.reduce((n, r) => n + (r.op !== 'invoke_agent' ? (r.inputTokens ?? 0) : 0), 0);
   const outputTokens = spans.reduce((n, r) => n + (r.op !== 'invoke_agent' ? (r.outputTokens ?? 0) : 0), 0);
-  const retrievals = spans.flatMap((r) =>
-    r.retrieval
-      ? [{ spanId: r.span, documentIds: r.retrieval.documentIds, ...(r.retrieval.query !== undefined ? { query: r.retrieval.query } : {}) }]
-      : [],
-  );
+  const retrievals = spans.flatMap((r) => retrievalOf(r, memoryTools) ?? []);
   const truncated = spans.flatMap((r) => (r.cut ? [{ spanId: r.span, attributes: r.cut }] : []));
   if (cut) truncated.push({ spanId: '', attributes: [`segments beyond ${MAX_SEGMENTS}`] });
   const metadata: Record<string, unknown> = {
@@ -150,8 +168,9 @@ function draftOf(traceId: string, anchor: string, agentSpan: SpanRecord | undefi
  * episode under ''. The result depends only on the set of spans, never on their arrival order,
  * and an anchor once made is never dropped by more spans (the first invocation can only be
  * replaced by an earlier one, which then takes '' while the other gets its own span id).
+ * `execute_tool` spans of the organization's `memoryTools` count as retrievals.
  */
-export function buildEpisodes(traceId: string, records: SpanRecord[]): EpisodeDraft[] {
+export function buildEpisodes(traceId: string, records: SpanRecord[], memoryTools: ReadonlySet<string> = new Set()): EpisodeDraft[] {
   const byId = new Map(records.map((r) => [r.span, r]));
   const agents = records.filter((r) => r.op === 'invoke_agent').sort(byTime);
   const primary = agents[0]?.span ?? null;
@@ -164,6 +183,6 @@ export function buildEpisodes(traceId: string, records: SpanRecord[]): EpisodeDr
     else groups.set(anchor, [r]);
   }
   return [...groups.entries()].map(([anchor, spans]) =>
-    draftOf(traceId, anchor, byId.get(anchor === '' ? (primary ?? '') : anchor), spans),
+    draftOf(traceId, anchor, byId.get(anchor === '' ? (primary ?? '') : anchor), spans, memoryTools),
   );
 }

@@ -59,3 +59,17 @@ export class OtlpEpisode {
   @Property({ type: 'uuid' })
   episodeId!: string;
 }
+
+/**
+ * An organization's OTLP settings. `memoryTools`: names of the tools that are its memory: an
+ * `execute_tool` span of one of them whose result carries fact ids becomes a memory trace, as a
+ * retrieval span does. Set with the CLI (`set-memory-tools`), like credit settings.
+ */
+@Entity({ tableName: 'org_otlp_settings' })
+export class OrgOtlpSettings {
+  @PrimaryKey({ type: 'uuid' })
+  orgId!: string;
+
+  @Property({ type: 'text[]', defaultRaw: `'{}'` })
+  memoryTools: Opt<string[]> = [];
+}

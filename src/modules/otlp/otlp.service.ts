@@ -2,6 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { boundTemplateRows, templateRows } from '../../db/typed-sql';
+import type { EventBus } from '../../core/event-bus';
+import { type Embedder, episodeText, vectorsFor } from '../embeddings';
+import { type NewEpisode, publishEpisodes } from '../episodes';
 import { segmentTerms } from '../shared';
 import { buildEpisodes, type EpisodeDraft } from './episode-build';
 import { isGenAi, type SpanRecord, spanRecord } from './genai';
@@ -45,10 +48,10 @@ async function storeSpans(
   tx: EntityManager,
   orgId: string,
   spans: { trace_id: string; span_id: string; record: SpanRecord }[],
-): Promise<{ changed: string[]; fresh: string[]; stored: number; late: number }> {
+): Promise<{ changed: string[]; fresh: string[]; stored: number; late: number; memory_tools: string[] | null }> {
   const [row] = await boundTemplateRows(
     tx,
-    raw<{ changed: string[]; fresh: string[]; stored: number; late: number }>`WITH x AS (
+    raw<{ changed: string[]; fresh: string[]; stored: number; late: number; memory_tools: string[] | null }>`WITH x AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(spans)}::jsonb) AS x(trace_id text, span_id text, record jsonb)
       ), closed AS (
         SELECT DISTINCT m.trace_id FROM otlp_episodes m
@@ -65,12 +68,17 @@ async function storeSpans(
         RETURNING trace_id, xmax = 0 AS fresh
       )
       SELECT array(SELECT trace_id FROM opened) AS changed, array(SELECT trace_id FROM opened WHERE fresh) AS fresh, (SELECT count(*) FROM ins)::int AS stored,
-        (SELECT count(*) FROM x WHERE trace_id IN (SELECT trace_id FROM closed))::int AS late`,
+        (SELECT count(*) FROM x WHERE trace_id IN (SELECT trace_id FROM closed))::int AS late,
+        (SELECT memory_tools FROM org_otlp_settings WHERE org_id = ${orgId}::uuid) AS memory_tools`,
   );
   return row;
 }
 
-/** Writes the drafts: new episodes and their anchors, rebuilt ones in place; returns the ids that exist (a forgotten episode stays forgotten). */
+/**
+ * Writes the drafts: new episodes and their anchors, rebuilt ones in place; returns the ids that
+ * exist (a forgotten episode stays forgotten), and whether each wants a server vector: a new one,
+ * or a rebuilt one whose title or task changed (its old vector is dropped) or that has none.
+ */
 async function writeEpisodes(tx: EntityManager, orgId: string, drafts: (EpisodeDraft & { id: string; isNew: boolean; traceId: string })[]) {
   const now = Date.now();
   const values = drafts.map((d) => ({
@@ -88,7 +96,7 @@ async function writeEpisodes(tx: EntityManager, orgId: string, drafts: (EpisodeD
   }));
   return boundTemplateRows(
     tx,
-    raw<{ id: string }>`WITH d AS (
+    raw<{ id: string; embed: boolean }>`WITH d AS (
         SELECT * FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS d(id uuid, is_new boolean, trace_id text, anchor text,
           agent_id text, session_id text, title text, task text, created_at timestamptz, ended_at timestamptz, metadata jsonb)
       ), made AS (
@@ -101,13 +109,15 @@ async function writeEpisodes(tx: EntityManager, orgId: string, drafts: (EpisodeD
         SELECT ${orgId}::uuid, d.trace_id, d.anchor, d.id FROM d WHERE d.is_new
       ), rebuilt AS (
         UPDATE episodes e SET agent_id = d.agent_id, session_id = d.session_id, title = d.title, task = d.task,
-          created_at = d.created_at, ended_at = d.ended_at, metadata = d.metadata, updated_at = now()
+          created_at = d.created_at, ended_at = d.ended_at, metadata = d.metadata, updated_at = now(),
+          embedding = CASE WHEN (e.title, e.task) IS DISTINCT FROM (d.title, d.task) THEN NULL ELSE e.embedding END,
+          embedding_model = CASE WHEN (e.title, e.task) IS DISTINCT FROM (d.title, d.task) THEN NULL ELSE e.embedding_model END
         FROM d WHERE e.org_id = ${orgId}::uuid AND e.id = d.id AND NOT d.is_new
-        RETURNING e.id
+        RETURNING e.id, e.embedding IS NULL AS embed
       ), cleared AS (
         DELETE FROM episode_segments s USING rebuilt WHERE s.org_id = ${orgId}::uuid AND s.episode_id = rebuilt.id
       )
-      SELECT id FROM made UNION ALL SELECT id FROM rebuilt`,
+      SELECT id, true AS embed FROM made UNION ALL SELECT id, embed FROM rebuilt`,
   );
 }
 
@@ -134,13 +144,73 @@ async function insertSegments(tx: EntityManager, orgId: string, drafts: { id: st
   );
 }
 
+/** What an ingest does after its commit: announce new episodes, embed the written ones (in the background). */
+export interface IngestServices {
+  bus: EventBus;
+  embedder: Embedder;
+}
+
+/** Texts of OTLP episodes being embedded at once per embedder; the episodes of an export that would pass it get no vector now. */
+const MAX_EMBEDDING_TEXTS = 256;
+const embedding = new WeakMap<Embedder, { texts: number }>();
+
+/**
+ * Gives the written episodes the server's vectors of their title and task, as `recordEpisode` does,
+ * but after the commit and without holding the export's answer (an export's episodes are known only
+ * inside its transaction, and the local model's tens of texts per second would hold back ingest). At
+ * most MAX_EMBEDDING_TEXTS texts are in flight per process: the episodes of an export past it, and
+ * those of a failed call (the embedder logs why), keep no vector; the re-embedding run at the next
+ * start gives them one. A vector is stored only while the episode still has the text it was made
+ * from, and only when it fits the organization's episode vectors (client vectors of another
+ * dimension keep it out).
+ */
+async function embedEpisodes(
+  em: EntityManager,
+  embedder: Embedder,
+  orgId: string,
+  todo: { id: string; title: string | null; task: string | null }[],
+) {
+  const items = todo.filter((d) => episodeText(d.title, d.task) !== null);
+  if (!embedder.enabled || items.length === 0) return;
+  let load = embedding.get(embedder);
+  if (!load) embedding.set(embedder, (load = { texts: 0 }));
+  if (load.texts + items.length > MAX_EMBEDDING_TEXTS) return;
+  load.texts += items.length;
+  let vectors;
+  try {
+    vectors = await vectorsFor(
+      embedder,
+      orgId,
+      items.map((d) => ({ text: episodeText(d.title, d.task), given: null })),
+      'document',
+    );
+  } finally {
+    load.texts -= items.length;
+  }
+  const values = items.flatMap((d, i) =>
+    vectors[i].embedding ? [{ id: d.id, title: d.title, task: d.task, v: vectors[i].embedding }] : [],
+  );
+  if (values.length === 0) return;
+  await boundTemplateRows(
+    em,
+    raw`WITH dim AS (
+        SELECT array_length(embedding, 1) AS n FROM episodes WHERE org_id = ${orgId}::uuid AND embedding IS NOT NULL ORDER BY created_at LIMIT 1
+      )
+      UPDATE episodes e SET embedding = x.v, embedding_model = ${embedder.modelId}
+        FROM jsonb_to_recordset(${JSON.stringify(values)}::jsonb) AS x(id uuid, title text, task text, v double precision[])
+        WHERE e.org_id = ${orgId}::uuid AND e.id = x.id AND e.embedding IS NULL
+          AND (e.title, e.task) IS NOT DISTINCT FROM (x.title, x.task)
+          AND coalesce((SELECT n FROM dim), cardinality(x.v)) = cardinality(x.v)`,
+  );
+}
+
 /**
  * Turns an export's spans into episodes of the organization, in one transaction. Each span is
  * stored once (by trace and span id), and every trace that gained a span has its episodes rebuilt
  * from all of its stored spans: the result is the same whatever the order and number of exports.
  * Writers of one trace are serialised by an advisory lock per (organization, trace).
  */
-export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanIn[]): Promise<IngestResult> {
+export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanIn[], services?: IngestServices): Promise<IngestResult> {
   const unique = new Map<string, { trace_id: string; span_id: string; record: SpanRecord }>();
   let ignored = 0;
   for (const s of spans) {
@@ -150,9 +220,11 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
   }
   const genAi = [...unique.values()];
   if (genAi.length === 0) return { stored: 0, repeated: 0, ignored, late: 0, episodes: 0 };
-  return em.transactional(async (tx) => {
+  const made: NewEpisode[] = [];
+  const toEmbed: { id: string; title: string | null; task: string | null }[] = [];
+  const result = await em.transactional(async (tx) => {
     await lockTraces(tx, orgId, [...new Set(genAi.map((s) => s.trace_id))]);
-    const { changed, fresh, stored, late } = await storeSpans(tx, orgId, genAi);
+    const { changed, fresh, stored, late, memory_tools } = await storeSpans(tx, orgId, genAi);
     const result = { stored, repeated: genAi.length - stored - late, ignored, late, episodes: 0 };
     if (changed.length === 0) return result;
     // a trace this export opened is all here; the others are read back whole, with their episodes
@@ -176,6 +248,7 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
         )),
       );
     }
+    const memoryTools = new Set(memory_tools ?? []);
     const idOf = new Map(anchors.map((a) => [`${a.trace_id}/${a.anchor}`, a.episode_id]));
     const byTrace = new Map<string, SpanRecord[]>();
     for (const k of known) {
@@ -184,19 +257,30 @@ export async function ingestSpans(em: EntityManager, orgId: string, spans: SpanI
       else byTrace.set(k.trace_id, [k.record]);
     }
     const drafts = [...byTrace.entries()].flatMap(([traceId, records]) =>
-      buildEpisodes(traceId, records).map((d) => {
+      buildEpisodes(traceId, records, memoryTools).map((d) => {
         const id = idOf.get(`${traceId}/${d.anchor}`);
         return { ...d, traceId, id: id ?? randomUUID(), isNew: id === undefined };
       }),
     );
-    const written = new Set((await writeEpisodes(tx, orgId, drafts)).map((r) => r.id));
+    const written = new Map((await writeEpisodes(tx, orgId, drafts)).map((r) => [r.id, r.embed]));
     const live = drafts.filter((d) => written.has(d.id));
+    for (const d of live) {
+      if (d.isNew) made.push({ id: d.id, agentId: d.agentId, sessionId: d.sessionId });
+      if (written.get(d.id)) toEmbed.push({ id: d.id, title: d.title, task: d.task });
+    }
     await insertSegments(tx, orgId, live);
     const retrievals: EpisodeRetrieval[] = live.flatMap((d) => d.retrievals.map((r) => ({ ...r, episodeId: d.id })));
     await onRetrievals(tx, orgId, retrievals);
     result.episodes = live.length;
     return result;
   });
+  if (services) {
+    // one event per episode this export created (not per span; a rebuilt episode is not announced again)
+    publishEpisodes(services.bus, orgId, made);
+    // after the answer's commit, not awaited: a failure leaves the episodes without a vector
+    void embedEpisodes(em, services.embedder, orgId, toEmbed).catch(() => {});
+  }
+  return result;
 }
 
 /**

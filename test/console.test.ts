@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
+  EpisodeTraceCreditDocument,
   EpisodeTracesDocument,
   ExplainMemoryContextDocument,
   type ExplainMemoryContextQuery,
@@ -20,7 +21,7 @@ import {
   UseFactsDocument,
 } from './generated/graphql';
 import { launchChromium, offlineContext, shootDocs, signIn } from './helpers/browser';
-import { gql, gqlOk } from './helpers/client';
+import { gql, gqlOk, wsClient, wsOnce } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -421,11 +422,47 @@ describe('memory traces on the episode timeline', () => {
       .filter((x) => x.traceId === traces[0].id && x.episodeId === episodeId)
       .map((x) => [x.signalType, x.source ?? ''].join(':'));
     expect(credited.sort()).toEqual(['HELPFUL:FEEDBACK', 'USED:USAGE', ...recall.slice(1).map(() => 'IGNORED:FEEDBACK')].sort());
+    // the same credit, read with the traces in one request, over HTTP and WebSocket; another organization reads no episode
+    const perFact = (
+      await Promise.all(
+        recall.map(async (r) =>
+          (await gqlOk(s.url, FactSignalsDocument, { id: r.fact.id, first: 50 }, org.token)).fact!.signals.map((x) => ({
+            ...x,
+            factId: r.fact.id,
+          })),
+        ),
+      )
+    )
+      .flat()
+      .filter((x) => x.traceId === traces[0].id && x.episodeId === episodeId)
+      .map((x) => [x.id, x.factId, x.signalType, x.source])
+      .sort();
+    const ws = wsClient(s.wsUrl, org.token);
+    const theirs = wsClient(s.wsUrl, big.token);
+    try {
+      for (const answer of [
+        (await gql(s.url, EpisodeTraceCreditDocument, { id: episodeId }, org.token)).data,
+        (await wsOnce(ws, EpisodeTraceCreditDocument, { id: episodeId })).data,
+      ]) {
+        const [recalled, context] = answer!.episode!.memoryTrace;
+        expect(recalled.credit.map((x) => [x.id, x.factId, x.signalType, x.source]).sort()).toEqual(perFact);
+        expect(recalled.credit.every((x) => x.traceId === traces[0].id && x.episodeId === episodeId)).toBe(true);
+        expect(context.credit).toEqual([]);
+      }
+      expect((await gql(s.url, EpisodeTraceCreditDocument, { id: episodeId }, big.token)).data!.episode).toBeNull();
+      expect((await wsOnce(theirs, EpisodeTraceCreditDocument, { id: episodeId })).data!.episode).toBeNull();
+    } finally {
+      await ws.dispose();
+      await theirs.dispose();
+    }
     const label = (v: string | null | undefined) => (v ? ` ${v.toLowerCase().replace('_', ' ')}` : '');
 
     for (const token of [org.token, viewer]) {
-      const { page, blocked } = await signedIn(token, `episodes/${episodeId}`);
+      const { page, blocked, operations } = await signedIn(token, `episodes/${episodeId}`);
       await page.waitForSelector('[data-testid=memory-trace] td[data-field=credit] .credit');
+      // the traces with their credit come in one request, not one per served fact
+      expect(operations.filter((o) => o === 'DashMemoryTrace')).toHaveLength(1);
+      expect(operations.filter((o) => o.startsWith('DashFact'))).toEqual([]);
       const shown = await page.$$eval('[data-testid=segments] > li', (lis) =>
         lis.map((li) => ({
           seq: Number(li.getAttribute('data-seq')),

@@ -287,6 +287,19 @@ describe('the facts explorer', () => {
     await page.waitForSelector('[data-testid=fact-explorer] .error');
     expect(await page.textContent('[data-testid=fact-explorer] .error')).toBe(refused.errors![0].message);
     expect(await page.inputValue('[data-testid=fact-search] input[name=text]')).toBe('   ');
+    // a bank with no facts: the API's NOT_FOUND in place, the bank typed kept, the banks still listed
+    await page.fill('[data-testid=fact-search] input[name=text]', '');
+    await page.fill('[data-testid=fact-search] input[name=bankId]', 'no-such-bank');
+    await page.click('[data-testid=fact-search] button[type=submit]');
+    const unknown = await gql(s.url, SearchFactsDocument, { filter: { bankId: 'no-such-bank', requireBank: true } }, org.token);
+    expect(unknown.errors![0].extensions!.code).toBe('NOT_FOUND');
+    await page.waitForFunction(
+      (m) => document.querySelector('[data-testid=fact-explorer] .error')?.textContent === m,
+      unknown.errors![0].message,
+    );
+    expect(await page.inputValue('[data-testid=fact-search] input[name=bankId]')).toBe('no-such-bank');
+    expect(await page.$$eval('[data-testid=fact-banks] [data-bank]', (bs) => bs.length)).toBe(factBanks.length);
+    expect(await page.$('[data-testid=fact-explorer] .empty')).toBeNull();
     expect(blocked).toEqual([]);
     await page.context().close();
   });

@@ -76,6 +76,8 @@ export type FactFilter = {
   maxUsefulness?: number | null | undefined;
   /** Only facts whose usefulness (decayed to now) is at least this, 0..1. */
   minUsefulness?: number | null | undefined;
+  /** With bankId: answer NOT_FOUND (field filter.bankId) rather than an empty first page when the organization has no fact in that bank (one the bank list would not show). */
+  requireBank?: boolean;
   /** Only mappings of this scope. */
   scope?: string | null | undefined;
   /** Only facts in one of these states. */

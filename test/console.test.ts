@@ -218,6 +218,8 @@ describe('the Memory Console', () => {
     await page.waitForSelector('[data-testid=console-entries]');
     for (const [budget, query] of [
       ['0', 'invoice'],
+      ['1000000000', 'invoice'],
+      ['', 'invoice'],
       ['300', 'x'.repeat(10_001)],
     ]) {
       await page.fill('input[name=budget]', budget);
@@ -228,9 +230,9 @@ describe('the Memory Console', () => {
         { input: { agentId: 'console-agent', query, tokenBudget: Number(budget) } },
         org.token,
       );
+      expect(r.errors?.[0].extensions?.code, `budget "${budget}", ${query.length} characters`).toBe('BAD_USER_INPUT');
       await page.click('[data-testid=console-form] button[type=submit]');
-      const message = await page.textContent('[data-testid=console-error]');
-      expect(message).toBe(r.errors![0].message);
+      await page.waitForFunction((m) => document.querySelector('[data-testid=console-error]')?.textContent === m, r.errors![0].message);
       expect(await page.inputValue('input[name=budget]')).toBe(budget);
       expect(await page.inputValue('input[name=agentId]')).toBe('console-agent');
       expect(await page.$('[data-testid=console-entries]')).not.toBeNull();
@@ -366,6 +368,24 @@ describe('the recall playground', () => {
     const refused = await gql(s.url, RecallBreakdownDocument, { input: { ...input, usefulnessWeight: 2 } }, org.token);
     expect(await page.textContent('[data-testid=recall-error]')).toBe(refused.errors![0].message);
     expect(await page.$('[data-testid=recall-results]')).not.toBeNull();
+    // an empty or oversized query, a number of results out of range: each the API's message in place, what was typed kept
+    await page.fill('[data-testid=recall-form] input[name=weight]', '0.4');
+    for (const [query, limit] of [
+      ['', '10'],
+      ['q'.repeat(10_001), '10'],
+      ['gift wrapping', '0'],
+      ['gift wrapping', '100000'],
+    ]) {
+      await page.fill('[data-testid=recall-form] input[name=query]', query);
+      await page.fill('[data-testid=recall-form] input[name=limit]', limit);
+      const r = await gql(s.url, RecallBreakdownDocument, { input: { ...input, query, limit: Number(limit) } }, org.token);
+      expect(r.errors?.[0].extensions?.code, `${query.length} characters, ${limit} results`).toBe('BAD_USER_INPUT');
+      await page.click('[data-testid=recall-form] button[type=submit]');
+      await page.waitForFunction((m) => document.querySelector('[data-testid=recall-error]')?.textContent === m, r.errors![0].message);
+      expect(await page.inputValue('[data-testid=recall-form] input[name=query]')).toBe(query);
+      expect(await page.inputValue('[data-testid=recall-form] input[name=limit]')).toBe(limit);
+      expect(await page.$('[data-testid=recall-results]')).not.toBeNull();
+    }
     expect(blocked).toEqual([]);
     await page.context().close();
   });

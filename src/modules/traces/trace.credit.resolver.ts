@@ -1,6 +1,6 @@
 import DataLoader from 'dataloader';
 import { Ctx, FieldResolver, Resolver, Root } from 'type-graphql';
-import { listOf } from '../../core/limits';
+import { LIMITS, listOf } from '../../core/limits';
 import { rows, sql } from '../../db/typed-sql';
 import type { Context } from '../../graphql/context.type';
 import type { LoaderFactory } from '../../graphql/loaders';
@@ -52,8 +52,9 @@ const creditByTrace: LoaderFactory<DataLoader<string, FactSignal[]>> = (em, orgI
 @Resolver(() => MemoryTrace)
 export class TraceCreditResolver {
   @FieldResolver(() => [FactSignal], {
-    // priced as a list of 100 signals, what the facts explorer reads of one fact's
-    complexity: listOf(100),
+    // priced as a page of signals: a trace's credit is about one signal per served fact, and the
+    // episode's traces are already priced as a list
+    complexity: listOf(LIMITS.defaultPage),
     description:
       'The usefulness credit this read earned the facts it served: their signals that name this trace as `traceId`, oldest first (`factId` says which fact).',
   })

@@ -600,7 +600,7 @@ interface Drawn {
  */
 function watchFor(page: Page, drawn: Drawn[]) {
   return page.evaluate((want) => {
-    const w = window as unknown as { timing?: Promise<number>; startedAt?: number };
+    const w = window as unknown as { timing?: Promise<number>; startedAt?: number; requests?: number[] };
     w.startedAt = undefined;
     w.timing = new Promise<number>((resolve) => {
       addEventListener('click', (e) => (w.startedAt ??= e.timeStamp), { capture: true, once: true });
@@ -614,7 +614,14 @@ function watchFor(page: Page, drawn: Drawn[]) {
       const observer = new MutationObserver(() => {
         if (w.startedAt === undefined || !ready()) return;
         observer.disconnect();
-        requestAnimationFrame(() => resolve(performance.now() - w.startedAt!));
+        requestAnimationFrame(() => {
+          const ms = performance.now() - w.startedAt!;
+          // the requests of the view: how long each took from sending to its last byte
+          w.requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((r) => r.name.endsWith('/graphql') && r.startTime >= w.startedAt!)
+            .map((r) => Math.round(r.responseEnd - r.startTime));
+          resolve(ms);
+        });
       });
       observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
     });
@@ -625,12 +632,15 @@ describe('at the benchmark size (10,000 episodes, 100,000 facts)', () => {
   it('answers each view with data drawn; the times are logged', async () => {
     const { page, blocked } = await signedIn(big.token, 'episodes');
     await page.waitForSelector('[data-testid=episodes-table] tbody tr');
-    const times: [string, number][] = [];
+    const times: [string, number, number[]][] = [];
     const timed = async (label: string, act: () => Promise<unknown>, drawn: Drawn[]) => {
       await watchFor(page, drawn);
       await act();
-      const ms = await page.evaluate(() => (window as unknown as { timing: Promise<number> }).timing);
-      times.push([label, Math.round(ms)]);
+      const [ms, requests] = await page.evaluate(async () => {
+        const w = window as unknown as { timing: Promise<number>; requests: number[] };
+        return [await w.timing, w.requests] as const;
+      });
+      times.push([label, Math.round(ms), requests]);
     };
     /** a hash change made by the page, its start taken just before it */
     const hash = (h: string) =>
@@ -687,7 +697,7 @@ describe('at the benchmark size (10,000 episodes, 100,000 facts)', () => {
       );
     }
     console.log(
-      `views at ${BIG_EPISODES} episodes / ${BIG_FACTS} facts (ms, navigation or click to data drawn):\n${times.map(([l, ms]) => `  ${l}: ${ms}`).join('\n')}`,
+      `views at ${BIG_EPISODES} episodes / ${BIG_FACTS} facts (ms, navigation or click to data drawn):\n${times.map(([l, ms, r]) => `  ${l}: ${ms} (requests: ${r.join(', ')} ms)`).join('\n')}`,
     );
     expect(times.length).toBe(14);
     expect(blocked).toEqual([]);

@@ -3,6 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import {
+  EpisodeTraceCreditDocument,
   EpisodeTracesDocument,
   ExplainMemoryContextDocument,
   type ExplainMemoryContextQuery,
@@ -20,7 +21,7 @@ import {
   UseFactsDocument,
 } from './generated/graphql';
 import { launchChromium, offlineContext, shootDocs, signIn } from './helpers/browser';
-import { gql, gqlOk } from './helpers/client';
+import { gql, gqlOk, wsClient, wsOnce } from './helpers/client';
 import { startTestServer, type TestServer } from './helpers/server';
 
 let s: TestServer;
@@ -217,6 +218,8 @@ describe('the Memory Console', () => {
     await page.waitForSelector('[data-testid=console-entries]');
     for (const [budget, query] of [
       ['0', 'invoice'],
+      ['1000000000', 'invoice'],
+      ['', 'invoice'],
       ['300', 'x'.repeat(10_001)],
     ]) {
       await page.fill('input[name=budget]', budget);
@@ -227,9 +230,9 @@ describe('the Memory Console', () => {
         { input: { agentId: 'console-agent', query, tokenBudget: Number(budget) } },
         org.token,
       );
+      expect(r.errors?.[0].extensions?.code, `budget "${budget}", ${query.length} characters`).toBe('BAD_USER_INPUT');
       await page.click('[data-testid=console-form] button[type=submit]');
-      const message = await page.textContent('[data-testid=console-error]');
-      expect(message).toBe(r.errors![0].message);
+      await page.waitForFunction((m) => document.querySelector('[data-testid=console-error]')?.textContent === m, r.errors![0].message);
       expect(await page.inputValue('input[name=budget]')).toBe(budget);
       expect(await page.inputValue('input[name=agentId]')).toBe('console-agent');
       expect(await page.$('[data-testid=console-entries]')).not.toBeNull();
@@ -286,6 +289,19 @@ describe('the facts explorer', () => {
     await page.waitForSelector('[data-testid=fact-explorer] .error');
     expect(await page.textContent('[data-testid=fact-explorer] .error')).toBe(refused.errors![0].message);
     expect(await page.inputValue('[data-testid=fact-search] input[name=text]')).toBe('   ');
+    // a bank with no facts: the API's NOT_FOUND in place, the bank typed kept, the banks still listed
+    await page.fill('[data-testid=fact-search] input[name=text]', '');
+    await page.fill('[data-testid=fact-search] input[name=bankId]', 'no-such-bank');
+    await page.click('[data-testid=fact-search] button[type=submit]');
+    const unknown = await gql(s.url, SearchFactsDocument, { filter: { bankId: 'no-such-bank', requireBank: true } }, org.token);
+    expect(unknown.errors![0].extensions!.code).toBe('NOT_FOUND');
+    await page.waitForFunction(
+      (m) => document.querySelector('[data-testid=fact-explorer] .error')?.textContent === m,
+      unknown.errors![0].message,
+    );
+    expect(await page.inputValue('[data-testid=fact-search] input[name=bankId]')).toBe('no-such-bank');
+    expect(await page.$$eval('[data-testid=fact-banks] [data-bank]', (bs) => bs.length)).toBe(factBanks.length);
+    expect(await page.$('[data-testid=fact-explorer] .empty')).toBeNull();
     expect(blocked).toEqual([]);
     await page.context().close();
   });
@@ -352,6 +368,25 @@ describe('the recall playground', () => {
     const refused = await gql(s.url, RecallBreakdownDocument, { input: { ...input, usefulnessWeight: 2 } }, org.token);
     expect(await page.textContent('[data-testid=recall-error]')).toBe(refused.errors![0].message);
     expect(await page.$('[data-testid=recall-results]')).not.toBeNull();
+    // an empty or oversized query, a number of results out of range: each the API's message in place, what was typed kept
+    await page.fill('[data-testid=recall-form] input[name=weight]', '0.4');
+    for (const [query, limit] of [
+      ['', '10'],
+      ['q'.repeat(10_001), '10'],
+      ['gift wrapping', '0'],
+      ['gift wrapping', '101'],
+    ]) {
+      await page.fill('[data-testid=recall-form] input[name=query]', query);
+      await page.fill('[data-testid=recall-form] input[name=limit]', limit);
+      const r = await gql(s.url, RecallBreakdownDocument, { input: { ...input, query, limit: Number(limit) } }, org.token);
+      expect(r.errors?.[0].extensions?.code, `${query.length} characters, ${limit} results`).toBe('BAD_USER_INPUT');
+      expect(r.errors![0].extensions!.field).toBeTruthy();
+      await page.click('[data-testid=recall-form] button[type=submit]');
+      await page.waitForFunction((m) => document.querySelector('[data-testid=recall-error]')?.textContent === m, r.errors![0].message);
+      expect(await page.inputValue('[data-testid=recall-form] input[name=query]')).toBe(query);
+      expect(await page.inputValue('[data-testid=recall-form] input[name=limit]')).toBe(limit);
+      expect(await page.$('[data-testid=recall-results]')).not.toBeNull();
+    }
     expect(blocked).toEqual([]);
     await page.context().close();
   });
@@ -421,11 +456,47 @@ describe('memory traces on the episode timeline', () => {
       .filter((x) => x.traceId === traces[0].id && x.episodeId === episodeId)
       .map((x) => [x.signalType, x.source ?? ''].join(':'));
     expect(credited.sort()).toEqual(['HELPFUL:FEEDBACK', 'USED:USAGE', ...recall.slice(1).map(() => 'IGNORED:FEEDBACK')].sort());
+    // the same credit, read with the traces in one request, over HTTP and WebSocket; another organization reads no episode
+    const perFact = (
+      await Promise.all(
+        recall.map(async (r) =>
+          (await gqlOk(s.url, FactSignalsDocument, { id: r.fact.id, first: 50 }, org.token)).fact!.signals.map((x) => ({
+            ...x,
+            factId: r.fact.id,
+          })),
+        ),
+      )
+    )
+      .flat()
+      .filter((x) => x.traceId === traces[0].id && x.episodeId === episodeId)
+      .map((x) => [x.id, x.factId, x.signalType, x.source])
+      .sort();
+    const ws = wsClient(s.wsUrl, org.token);
+    const theirs = wsClient(s.wsUrl, big.token);
+    try {
+      for (const answer of [
+        (await gql(s.url, EpisodeTraceCreditDocument, { id: episodeId }, org.token)).data,
+        (await wsOnce(ws, EpisodeTraceCreditDocument, { id: episodeId })).data,
+      ]) {
+        const [recalled, context] = answer!.episode!.memoryTrace;
+        expect(recalled.credit.map((x) => [x.id, x.factId, x.signalType, x.source]).sort()).toEqual(perFact);
+        expect(recalled.credit.every((x) => x.traceId === traces[0].id && x.episodeId === episodeId)).toBe(true);
+        expect(context.credit).toEqual([]);
+      }
+      expect((await gql(s.url, EpisodeTraceCreditDocument, { id: episodeId }, big.token)).data!.episode).toBeNull();
+      expect((await wsOnce(theirs, EpisodeTraceCreditDocument, { id: episodeId })).data!.episode).toBeNull();
+    } finally {
+      await ws.dispose();
+      await theirs.dispose();
+    }
     const label = (v: string | null | undefined) => (v ? ` ${v.toLowerCase().replace('_', ' ')}` : '');
 
     for (const token of [org.token, viewer]) {
-      const { page, blocked } = await signedIn(token, `episodes/${episodeId}`);
+      const { page, blocked, operations } = await signedIn(token, `episodes/${episodeId}`);
       await page.waitForSelector('[data-testid=memory-trace] td[data-field=credit] .credit');
+      // the traces with their credit come in one request, not one per served fact
+      expect(operations.filter((o) => o === 'DashMemoryTrace')).toHaveLength(1);
+      expect(operations.filter((o) => o.startsWith('DashFact'))).toEqual([]);
       const shown = await page.$$eval('[data-testid=segments] > li', (lis) =>
         lis.map((li) => ({
           seq: Number(li.getAttribute('data-seq')),
@@ -514,73 +585,105 @@ describe('roles', () => {
   });
 });
 
+/** What must be drawn for a view to count as answered: a selector, and optionally its text's start or an attribute's value it must no longer have. */
+interface Drawn {
+  selector: string;
+  textStartsWith?: string;
+  attribute?: string;
+  not?: string | null;
+}
+
+/**
+ * In the page's own clock: from the next click (the input event's time) or from the hash change
+ * the page makes itself, to the first animation frame after everything in `drawn` is in the
+ * document. Resolves in the page, so the test's round trips to the browser are not counted.
+ */
+function watchFor(page: Page, drawn: Drawn[]) {
+  return page.evaluate((want) => {
+    const w = window as unknown as { timing?: Promise<number>; startedAt?: number; requests?: number[] };
+    w.startedAt = undefined;
+    w.timing = new Promise<number>((resolve) => {
+      addEventListener('click', (e) => (w.startedAt ??= e.timeStamp), { capture: true, once: true });
+      const ready = () =>
+        want.every((d) => {
+          const el = document.querySelector(d.selector);
+          if (!el) return false;
+          if (d.textStartsWith !== undefined && !el.textContent?.startsWith(d.textStartsWith)) return false;
+          return d.attribute === undefined || el.getAttribute(d.attribute) !== d.not;
+        });
+      const observer = new MutationObserver(() => {
+        if (w.startedAt === undefined || !ready()) return;
+        observer.disconnect();
+        requestAnimationFrame(() => {
+          const ms = performance.now() - w.startedAt!;
+          // the requests of the view: how long each took from sending to its last byte
+          w.requests = (performance.getEntriesByType('resource') as PerformanceResourceTiming[])
+            .filter((r) => r.name.endsWith('/graphql') && r.startTime >= w.startedAt!)
+            .map((r) => Math.round(r.responseEnd - r.startTime));
+          resolve(ms);
+        });
+      });
+      observer.observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+  }, drawn);
+}
+
 describe('at the benchmark size (10,000 episodes, 100,000 facts)', () => {
   it('answers each view with data drawn; the times are logged', async () => {
     const { page, blocked } = await signedIn(big.token, 'episodes');
     await page.waitForSelector('[data-testid=episodes-table] tbody tr');
-    /** from a hash change (or a click) to the selector drawn, in the page's own clock */
-    const timed = async (label: string, act: () => Promise<unknown>, drawnSelector: string, ready?: () => Promise<unknown>) => {
-      const t0 = await page.evaluate(() => performance.now());
+    const times: [string, number, number[]][] = [];
+    const timed = async (label: string, act: () => Promise<unknown>, drawn: Drawn[]) => {
+      await watchFor(page, drawn);
       await act();
-      await page.waitForSelector(drawnSelector);
-      await ready?.();
-      const ms = (await page.evaluate(() => performance.now())) - t0;
-      times.push([label, Math.round(ms)]);
+      const [ms, requests] = await page.evaluate(async () => {
+        const w = window as unknown as { timing: Promise<number>; requests: number[] };
+        return [await w.timing, w.requests] as const;
+      });
+      times.push([label, Math.round(ms), requests]);
     };
-    const times: [string, number][] = [];
-    const hash = (h: string) => page.evaluate((x) => (location.hash = x), h);
-    const topRow = () => page.getAttribute('[data-testid=fact-results] tbody tr', 'data-fact-id');
+    /** a hash change made by the page, its start taken just before it */
+    const hash = (h: string) =>
+      page.evaluate((x) => {
+        (window as unknown as { startedAt?: number }).startedAt = performance.now();
+        location.hash = x;
+      }, h);
+    const rows = '[data-testid=fact-results] tbody tr';
+    const topRow = () => page.getAttribute(rows, 'data-fact-id');
     for (let round = 0; round < 2; round++) {
       await hash('#/live');
-      await timed(`facts: banks and the first page (round ${round + 1})`, () => hash('#/facts'), '[data-testid=fact-results] tbody tr');
-      await page.waitForSelector('[data-testid=fact-banks] [data-bank=customers]');
+      await timed(`facts: banks and the first page (round ${round + 1})`, () => hash('#/facts'), [
+        { selector: rows },
+        { selector: '[data-testid=fact-banks] [data-bank=customers]' },
+      ]);
       const first = await topRow();
-      await timed(
-        'facts: next page',
-        () => page.click('[data-testid=facts-next]'),
-        '[data-testid=fact-results] tbody tr',
-        () =>
-          page.waitForFunction(
-            (id) => document.querySelector('[data-testid=fact-results] tbody tr')?.getAttribute('data-fact-id') !== id,
-            first,
-          ),
-      );
+      await timed('facts: next page', () => page.click('[data-testid=facts-next]'), [
+        { selector: rows, attribute: 'data-fact-id', not: first },
+      ]);
       await page.fill('[data-testid=fact-search] input[name=text]', 'drone holidays');
       await page.selectOption('[data-testid=fact-search] select[name=orderBy]', 'MOST_USEFUL');
       const before = await topRow();
-      await timed(
-        'facts: words, most useful first',
-        () => page.click('[data-testid=fact-search] button[type=submit]'),
-        '[data-testid=fact-results] tbody tr',
-        () =>
-          page.waitForFunction(
-            (id) => document.querySelector('[data-testid=fact-results] tbody tr')?.getAttribute('data-fact-id') !== id,
-            before,
-          ),
-      );
+      await timed('facts: words, most useful first', () => page.click('[data-testid=fact-search] button[type=submit]'), [
+        { selector: rows, attribute: 'data-fact-id', not: before },
+      ]);
       const id = (await topRow())!;
-      await timed('fact page', () => hash(`#/facts/${id}`), '[data-testid=fact-detail] [data-field=usefulness]');
+      await timed('fact page', () => hash(`#/facts/${id}`), [{ selector: '[data-testid=fact-detail] [data-field=usefulness]' }]);
       await hash('#/console');
-      const modeDrawn = (mode: string) => () =>
-        page.waitForFunction((m) => document.querySelector('[data-testid=console-totals]')?.textContent?.startsWith(`${m}:`), mode);
+      await page.waitForSelector('[data-testid=console-form]');
       if (round === 0) {
         await page.fill('input[name=agentId]', 'agent-3');
         await page.fill('input[name=query]', 'database migration');
         await page.fill('input[name=budget]', '2000');
-        await timed(
-          'console: FOVEATED over 2,000 candidates',
-          () => page.click('[data-testid=console-form] button[type=submit]'),
-          '[data-testid=console-left-out]',
-          modeDrawn('FOVEATED'),
-        );
+        await timed('console: FOVEATED over 2,000 candidates', () => page.click('[data-testid=console-form] button[type=submit]'), [
+          { selector: '[data-testid=console-left-out]' },
+          { selector: '[data-testid=console-totals]', textStartsWith: 'FOVEATED:' },
+        ]);
       }
       for (const mode of round === 0 ? ['MIXED'] : ['FOVEATED', 'RELEVANT']) {
-        await timed(
-          `console: switch to ${mode}`,
-          () => page.click(`[data-testid=console-modes] label[data-mode=${mode}]`),
-          '[data-testid=console-diff]',
-          modeDrawn(mode),
-        );
+        await timed(`console: switch to ${mode}`, () => page.click(`[data-testid=console-modes] label[data-mode=${mode}]`), [
+          { selector: '[data-testid=console-diff]' },
+          { selector: '[data-testid=console-totals]', textStartsWith: `${mode}:` },
+        ]);
       }
       await hash('#/recall');
       await page.waitForSelector('[data-testid=recall-form] select[name=bankId] option[value=customers]', { state: 'attached' });
@@ -590,11 +693,11 @@ describe('at the benchmark size (10,000 episodes, 100,000 facts)', () => {
       await timed(
         `recall playground, 90,000-fact bank (round ${round + 1})`,
         () => page.click('[data-testid=recall-form] button[type=submit]'),
-        '[data-testid=recall-results] tbody tr',
+        [{ selector: '[data-testid=recall-results] tbody tr' }],
       );
     }
     console.log(
-      `views at ${BIG_EPISODES} episodes / ${BIG_FACTS} facts (ms, navigation or click to data drawn):\n${times.map(([l, ms]) => `  ${l}: ${ms}`).join('\n')}`,
+      `views at ${BIG_EPISODES} episodes / ${BIG_FACTS} facts (ms, navigation or click to data drawn):\n${times.map(([l, ms, r]) => `  ${l}: ${ms} (requests: ${r.join(', ')} ms)`).join('\n')}`,
     );
     expect(times.length).toBe(14);
     expect(blocked).toEqual([]);

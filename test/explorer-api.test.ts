@@ -216,6 +216,32 @@ describe('the facts explorer queries', () => {
     expect(fieldOf(r)).toBe('after');
   });
 
+  it('answers NOT_FOUND for a bank with no facts when asked to, and an empty page otherwise, over HTTP and WebSocket', async () => {
+    const ws = wsClient(s.wsUrl, org.token);
+    try {
+      for (const run of [
+        (v: Record<string, unknown>) => gql(s.url, SearchFactsDocument, v, org.token),
+        (v: Record<string, unknown>) => wsOnce(ws, SearchFactsDocument, v),
+      ]) {
+        for (const orderBy of ['NEWEST', 'MOST_USEFUL'] as const) {
+          const missing = await run({ filter: { bankId: 'no-such-bank', requireBank: true }, orderBy });
+          expect(codeOf(missing)).toBe('NOT_FOUND');
+          expect(fieldOf(missing)).toBe('filter.bankId');
+          expect(missing.errors![0].message).toBe('bank "no-such-bank" has no facts in this organization');
+          // without requireBank the answer is what it always was
+          expect((await run({ filter: { bankId: 'no-such-bank' }, orderBy })).data!.facts.edges).toEqual([]);
+          // a bank that exists but where nothing matches is an empty page, not NOT_FOUND
+          const none = await run({ filter: { bankId: 'support', text: 'zeppelin', requireBank: true }, orderBy });
+          expect(none.errors).toBeUndefined();
+          expect(none.data!.facts.edges).toEqual([]);
+          expect((await run({ filter: { bankId: 'support', requireBank: true }, orderBy })).data!.facts.edges.length).toBeGreaterThan(0);
+        }
+      }
+    } finally {
+      await ws.dispose();
+    }
+  });
+
   it("shows a fact's signals with the usefulness after each, and its query contexts", async () => {
     const { fact } = await gqlOk(s.url, FactDetailDocument, { id: signalledId }, org.token);
     expect(fact!.signalHistory.map((x) => [x.signalType, x.confidence, x.context])).toEqual([
@@ -245,6 +271,9 @@ describe('another organization', () => {
     );
     expect(search.facts.edges.map((e) => e.node.text)).toEqual(['Shipping to Norway is free elsewhere']);
     expect((await gqlOk(s.url, FactDetailDocument, { id: signalledId }, other.token)).fact).toBeNull();
+    // a bank only the first organization has is unknown to this one
+    const unknown = await gql(s.url, SearchFactsDocument, { filter: { bankId: 'support', requireBank: true } }, other.token);
+    expect([codeOf(unknown), fieldOf(unknown)]).toEqual(['NOT_FOUND', 'filter.bankId']);
     const c = (await explain('FOVEATED', other.token)).memoryContext;
     expect(c).toMatchObject({ entries: [], leftOut: [], candidatesConsidered: 0 });
   });
@@ -256,6 +285,8 @@ describe('another organization', () => {
       expect(banks.data!.factBanks.map((b) => b.bankId)).toEqual(['orders']);
       const search = await wsOnce(client, SearchFactsDocument, { filter: { text: 'refund' } });
       expect(search.data!.facts.edges).toEqual([]);
+      const unknown = await wsOnce(client, SearchFactsDocument, { filter: { bankId: 'support', requireBank: true } });
+      expect([codeOf(unknown), fieldOf(unknown)]).toEqual(['NOT_FOUND', 'filter.bankId']);
       const detail = await wsOnce(client, FactDetailDocument, { id: signalledId });
       expect(detail.data!.fact).toBeNull();
       const c = await wsOnce(client, ExplainMemoryContextDocument, {

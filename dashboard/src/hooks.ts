@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useLayoutEffect, useState } from 'preact/hooks';
 import type { DocumentTypeDecoration } from '@graphql-typed-document-node/core';
 import { request } from './api';
 
@@ -17,7 +17,8 @@ export function useLoad<T>(load: () => Promise<T>, deps: unknown[], skip = false
     loading: !skip,
   });
   const [tick, setTick] = useState(0);
-  useEffect(() => {
+  // started as the view is drawn, not a frame later (an effect waits for the next animation frame)
+  useLayoutEffect(() => {
     if (skip) return;
     let live = true;
     setState((s) => ({ ...s, loading: true, error: null }));

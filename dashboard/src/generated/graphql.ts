@@ -76,6 +76,8 @@ export type FactFilter = {
   maxUsefulness?: number | null | undefined;
   /** Only facts whose usefulness (decayed to now) is at least this, 0..1. */
   minUsefulness?: number | null | undefined;
+  /** With bankId: answer NOT_FOUND (field filter.bankId) rather than an empty first page when the organization has no fact in that bank (one the bank list would not show). */
+  requireBank?: boolean;
   /** Only mappings of this scope. */
   scope?: string | null | undefined;
   /** Only facts in one of these states. */
@@ -292,14 +294,7 @@ export type DashMemoryTraceQueryVariables = Exact<{
 }>;
 
 
-export type DashMemoryTraceQuery = { episode: { id: string, memoryTrace: Array<{ id: string, operation: MemoryTraceOperation, seq: number | null, query: string | null, strategy: string | null, mode: string | null, budget: number | null, createdAt: string, items: Array<{ rank: number, factId: string | null, episodeId: string | null, segmentId: string | null, zone: string | null, semanticScore: number | null, lexicalScore: number | null, relevance: number | null, usefulnessScore: number | null, usefulnessSource: string | null, finalScore: number | null, used: boolean }> }> } | null };
-
-export type DashFactCreditQueryVariables = Exact<{
-  id: string | number;
-}>;
-
-
-export type DashFactCreditQuery = { fact: { id: string, text: string, signals: Array<{ id: string, signalType: SignalType, source: string | null, feedbackId: string | null, episodeId: string | null, traceId: string | null, delta: number, createdAt: string }> } | null };
+export type DashMemoryTraceQuery = { episode: { id: string, memoryTrace: Array<{ id: string, operation: MemoryTraceOperation, seq: number | null, query: string | null, strategy: string | null, mode: string | null, budget: number | null, createdAt: string, items: Array<{ rank: number, factId: string | null, episodeId: string | null, segmentId: string | null, zone: string | null, semanticScore: number | null, lexicalScore: number | null, relevance: number | null, usefulnessScore: number | null, usefulnessSource: string | null, finalScore: number | null, used: boolean }>, credit: Array<{ id: string, factId: string, signalType: SignalType, source: string | null, feedbackId: string | null, episodeId: string | null, traceId: string | null, delta: number, createdAt: string }> }> } | null };
 
 export type DashFactBanksQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -658,28 +653,21 @@ export const DashMemoryTraceDocument = new TypedDocumentString(`
         finalScore
         used
       }
+      credit {
+        id
+        factId
+        signalType
+        source
+        feedbackId
+        episodeId
+        traceId
+        delta
+        createdAt
+      }
     }
   }
 }
     `) as unknown as TypedDocumentString<DashMemoryTraceQuery, DashMemoryTraceQueryVariables>;
-export const DashFactCreditDocument = new TypedDocumentString(`
-    query DashFactCredit($id: ID!) {
-  fact(id: $id) {
-    id
-    text
-    signals(first: 100) {
-      id
-      signalType
-      source
-      feedbackId
-      episodeId
-      traceId
-      delta
-      createdAt
-    }
-  }
-}
-    `) as unknown as TypedDocumentString<DashFactCreditQuery, DashFactCreditQueryVariables>;
 export const DashFactBanksDocument = new TypedDocumentString(`
     query DashFactBanks {
   factBanks(first: 200) {

@@ -165,8 +165,7 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
   const q = useQuery(apiKey, DashEpisodeDocument, { id });
   const traces = useTraces(apiKey, id);
   const e = q.data?.episode;
-  const traced = traces.data?.traces ?? [];
-  const credit = traces.data?.credit ?? new Map();
+  const traced = traces.data?.episode?.memoryTrace ?? [];
   const feedback = e?.feedbackContext ?? [];
   const turns = new Set(e?.segments.map((s) => s.seq) ?? []);
   const untied = traced.filter((t) => t.seq == null || !turns.has(t.seq));
@@ -213,7 +212,7 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
                 {traced
                   .filter((t) => t.seq === s.seq)
                   .map((t) => (
-                    <TraceCard key={t.id} t={t} credit={credit} feedback={feedback} />
+                    <TraceCard key={t.id} t={t} feedback={feedback} />
                   ))}
               </li>
             ))}
@@ -228,7 +227,7 @@ export function EpisodeDetail({ apiKey, id }: ViewProps & { id: string }) {
                     {traced.length === 0 ? 'No retrieval was traced for this episode.' : 'Every trace is shown beside its turn.'}
                   </p>
                 ) : (
-                  untied.map((t) => <TraceCard key={t.id} t={t} credit={credit} feedback={feedback} />)
+                  untied.map((t) => <TraceCard key={t.id} t={t} feedback={feedback} />)
                 )}
               </div>
             </>

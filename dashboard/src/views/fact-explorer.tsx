@@ -34,7 +34,8 @@ let kept: { search: Search; cursors: (string | null)[] } = {
 
 function filterOf(s: Search): FactFilter {
   const f: FactFilter = {};
-  if (s.bankId) f.bankId = s.bankId;
+  // a bank typed that holds no fact is the API's NOT_FOUND, shown in place, rather than an empty page
+  if (s.bankId.trim()) Object.assign(f, { bankId: s.bankId.trim(), requireBank: true });
   // what the person typed goes to the API as typed: an empty search box means no text condition
   if (s.text !== '') f.text = s.text;
   if (s.kind.trim()) f.kind = s.kind.trim();
@@ -92,6 +93,12 @@ export function FactExplorer({ apiKey }: ViewProps) {
           apply(draft);
         }}
       >
+        <input name="bankId" value={draft.bankId} onInput={set('bankId')} placeholder="bank" size={14} list="fact-bank-ids" />
+        <datalist id="fact-bank-ids">
+          {banks.data?.factBanks.map((b) => (
+            <option value={b.bankId} />
+          ))}
+        </datalist>
         <input name="text" value={draft.text} onInput={set('text')} placeholder="words in the fact" size={30} />
         <input name="kind" value={draft.kind} onInput={set('kind')} placeholder="kind" size={10} />
         <select name="status" onChange={set('status')} title="status">

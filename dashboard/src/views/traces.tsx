@@ -2,40 +2,17 @@
 // recallEpisodes and memoryContext with what it served) beside the turns they were for, and what
 // followed: the feedback on the episode after the read, and the usefulness credit each served fact
 // earned from this very trace (its signals whose `traceId` names the trace).
-import { request } from '../api';
 import { num, when } from '../format';
-import {
-  DashFactCreditDocument,
-  type DashFactCreditQuery,
-  type DashFeedbackFragment,
-  DashMemoryTraceDocument,
-  type DashMemoryTraceQuery,
-} from '../generated/graphql';
-import { useLoad } from '../hooks';
+import { type DashFeedbackFragment, DashMemoryTraceDocument, type DashMemoryTraceQuery } from '../generated/graphql';
+import { useQuery } from '../hooks';
 
 export type Trace = NonNullable<DashMemoryTraceQuery['episode']>['memoryTrace'][number];
 type TraceItem = Trace['items'][number];
-type Credit = NonNullable<DashFactCreditQuery['fact']>['signals'][number];
+type Credit = Trace['credit'][number];
 
-/**
- * The episode's traces, oldest first, and the credit signals of the facts they served (by fact id,
- * only those this episode earned): one query for the traces, then one per distinct served fact.
- */
+/** The episode's traces, oldest first, each with the credit it earned the facts it served: one request. */
 export function useTraces(key: string, episodeId: string) {
-  return useLoad(async () => {
-    const { episode } = await request(key, DashMemoryTraceDocument, { id: episodeId });
-    const traces = episode?.memoryTrace ?? [];
-    const factIds = [...new Set(traces.flatMap((t) => t.items.map((i) => i.factId).filter((id): id is string => !!id)))];
-    const facts = await Promise.all(factIds.map((id) => request(key, DashFactCreditDocument, { id })));
-    const credit = new Map<string, Credit[]>();
-    for (const { fact } of facts)
-      if (fact)
-        credit.set(
-          fact.id,
-          fact.signals.filter((s) => s.episodeId === episodeId && s.traceId),
-        );
-    return { traces, credit };
-  }, [key, episodeId]);
+  return useQuery(key, DashMemoryTraceDocument, { id: episodeId });
 }
 
 const target = (i: TraceItem) =>
@@ -55,10 +32,10 @@ const lower = (s: string) => s.toLowerCase().replace('_', ' ');
  * One traced retrieval: what was asked, how, each item served with its scores, whether it was used
  * and the credit it earned from this trace, and the feedback on the episode that came after it.
  */
-export function TraceCard({ t, credit, feedback }: { t: Trace; credit: Map<string, Credit[]>; feedback: DashFeedbackFragment[] }) {
+export function TraceCard({ t, feedback }: { t: Trace; feedback: DashFeedbackFragment[] }) {
   const how = [t.strategy, t.mode, t.budget != null ? `budget ${t.budget}` : null].filter(Boolean).join(' · ');
   const followed = feedback.filter((f) => f.createdAt >= t.createdAt);
-  const earned = (i: TraceItem) => (i.factId ? (credit.get(i.factId) ?? []).filter((s) => s.traceId === t.id) : []);
+  const earned = (i: TraceItem): Credit[] => (i.factId ? t.credit.filter((s) => s.factId === i.factId) : []);
   return (
     <div class="trace" data-testid="memory-trace" data-trace-id={t.id} data-seq={t.seq ?? ''} data-operation={t.operation}>
       <p>

@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { templateRows } from '../../db/typed-sql';
+import { COMMON_POSTINGS } from './lexical.sql';
 
 /** A bank's size and mean fact length in distinct stems, what BM25's idf and length norm need. */
 export interface BankStats {
@@ -57,8 +58,12 @@ async function current<T extends { at: number }>(
  * one of them reads its whole posting list, whatever the bank.
  */
 export function commonStems(em: EntityManager, postings: number, nowMs = Date.now()): Promise<CommonStems> {
+  if (!common && firstCommon?.postings === postings) return firstCommon.read;
   return current(em, '', common, nowMs, (db) => readCommonStems(db, postings, nowMs));
 }
+
+/** The first read of the common stems, started beside the first count of a bank (see `bankStats`). */
+let firstCommon: { postings: number; read: Promise<CommonStems> } | null = null;
 
 async function readCommonStems(em: EntityManager, postings: number, nowMs: number): Promise<CommonStems & { at: number }> {
   const rows = await templateRows<{ stem: string; freq: number }>(
@@ -75,6 +80,15 @@ async function readCommonStems(em: EntityManager, postings: number, nowMs: numbe
 /** The bank's statistics, counted again in the background when older than BANK_STATS_TTL_MS (organizations never share an entry). */
 export function bankStats(em: EntityManager, orgId: string, bankId: string, nowMs = Date.now()): Promise<BankStats> {
   const key = `${orgId}\u0000${bankId}`;
+  if (!common && !firstCommon) {
+    // a recall that counts a bank next reads the common stems: both statements at once, on two connections
+    const read = readCommonStems(em.fork(), COMMON_POSTINGS, nowMs);
+    firstCommon = { postings: COMMON_POSTINGS, read };
+    read.then(
+      () => (firstCommon = null),
+      () => (firstCommon = null),
+    );
+  }
   return current(em, key, cache.get(key), nowMs, (db) => countBank(db, orgId, bankId, key, nowMs));
 }
 

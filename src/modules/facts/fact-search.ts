@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { type RawBuilder, sql as raw, type SelectQueryBuilder } from 'kysely';
-import { badInput } from '../../core/errors';
+import { AppError, badInput } from '../../core/errors';
 import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
 import { numberIn, text } from '../../core/validate';
 import type { FactsTable, Tables } from '../../db/tables';
-import { readRows } from '../../db/typed-sql';
+import { firstRow, readRows, sql } from '../../db/typed-sql';
 import type { FactRow } from './fact.rows';
 import type { Fact } from './fact.type';
 import type { FactFilter } from './facts.inputs';
@@ -86,4 +86,25 @@ export async function mostUsefulPage<R extends FactRow>(
     node: nodes[i],
   }));
   return { edges, pageInfo: { hasNextPage: found.length > n, endCursor: edges.length ? edges[edges.length - 1].cursor : null } };
+}
+
+/**
+ * For a first page that came back empty under `filter.requireBank`: NOT_FOUND when the organization
+ * has no fact at all in the bank (what `factBanks` counts: superseded ones too), so a page can say
+ * the bank is unknown rather than that nothing matches. One index probe, only for an empty page.
+ */
+export async function requireBank(
+  em: EntityManager,
+  orgId: string,
+  filter: FactFilter | null | undefined,
+  bankId: string | null,
+  empty: boolean,
+  after: string | null | undefined,
+): Promise<void> {
+  if (!filter?.requireBank || bankId === null || !empty || after) return;
+  const found = await firstRow(
+    em,
+    sql.selectFrom('facts as f').select('f.id').where('f.org_id', '=', orgId).where('f.bank_id', '=', bankId).limit(1),
+  );
+  if (!found) throw new AppError('NOT_FOUND', `bank "${bankId}" has no facts in this organization`, 'filter.bankId');
 }

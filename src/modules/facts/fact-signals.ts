@@ -14,6 +14,9 @@ export class FactSignal {
   @Field(() => ID, { description: 'Server-generated id.' })
   id!: string;
 
+  @Field(() => ID, { description: 'The fact it scored.' })
+  factId!: string;
+
   @Field(() => SignalType, { description: 'USED, IGNORED, HELPFUL or NOT_HELPFUL.' })
   signalType!: SignalType;
 
@@ -70,6 +73,7 @@ const signalsByFact: KeyedLoaderFactory<{ first: number }, DataLoader<string, Fa
     for (const r of found)
       byFact.get(r.fact_id)?.push({
         id: r.id,
+        factId: r.fact_id,
         signalType: r.signal_type as SignalType,
         confidence: r.confidence,
         delta: r.delta,

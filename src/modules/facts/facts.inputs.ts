@@ -38,6 +38,13 @@ export class FactFilter {
   @Field({ defaultValue: false, description: 'Also list superseded facts and facts outside their validity (left out by default).' })
   includeSuperseded?: boolean;
 
+  @Field({
+    defaultValue: false,
+    description:
+      'With bankId: answer NOT_FOUND (field filter.bankId) rather than an empty first page when the organization has no fact in that bank (one the bank list would not show).',
+  })
+  requireBank?: boolean;
+
   @Field(() => String, {
     nullable: true,
     description:

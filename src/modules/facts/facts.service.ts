@@ -12,7 +12,7 @@ import { checkDimensions, factEmbedding } from './embedding-dimension';
 import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
 import type { Fact } from './fact.type';
 import { type FactFilter, type FactInput, FactOrder } from './facts.inputs';
-import { mostUsefulPage, pageTime, searchConditions } from './fact-search';
+import { mostUsefulPage, pageTime, requireBank, searchConditions } from './fact-search';
 import { float8ArrayOfJson, jsonRecords } from './json-records';
 import { liveIn } from './as-of.sql';
 
@@ -58,8 +58,11 @@ export async function listFacts(
     .$call((q) => searchConditions(filter, at).reduce((w, c) => w.where(c), q));
   const now = new Date();
   const toNodes = (rows: FactRow[]): Fact[] => rows.map((r) => factFromRow(r, now));
-  if (mostUseful) return mostUsefulPage(em, query, first, after, at, toNodes);
-  return keysetPage(em, query, { alias: 'f', sortColumn: 'created_at', first, after, toNodes });
+  const page = mostUseful
+    ? await mostUsefulPage(em, query, first, after, at, toNodes)
+    : await keysetPage(em, query, { alias: 'f', sortColumn: 'created_at', first, after, toNodes });
+  await requireBank(em, orgId, filter, bankId, page.edges.length === 0, after);
+  return page;
 }
 
 interface UpsertRow {

@@ -25,4 +25,5 @@ export { INLINE_DIMENSIONS, sumOfSquares } from './usefulness.sql';
 export { applySignals, type CreditSource, type Signal } from './signals.service';
 export { removeCredit } from './signals.remove';
 export { SignalType } from './facts.inputs';
+export { FactSignal } from './fact-signals';
 export { normalizeQuery } from './usefulness';

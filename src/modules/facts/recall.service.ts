@@ -281,7 +281,7 @@ async function semanticRecall(
     else if (bank) {
       candidates = candidateIds(bank, candidateQuery(qe));
       // a bank whose facts all have embeddings needs no text similarity: its candidates are ranked here
-      if (candidates && bank.textOnly.size === 0) return (await rankCandidates(em, orgId, p, qe, candidates))!;
+      if (candidates && bank.textOnly.size === 0) return (await rankCandidates(em, orgId, p, qe, candidates, null, bank))!;
     }
   }
   const rows = await runRows(em, rankingStatement(orgId, p, qe, candidates));

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type RawBuilder } from 'kysely';
-import { templateRows } from '../../db/typed-sql';
+import { boundTemplateRows, templateRows } from '../../db/typed-sql';
 import type { FactRow } from './fact.rows';
 import { factFromRow } from './fact.rows';
 import { bankStats, type CommonStems, commonStems } from './bank-stats';
@@ -12,6 +12,9 @@ import { normalizeQuery } from './usefulness';
 import { factSource, joinFact, liveIn, orderedFacts, withoutJit } from './as-of.sql';
 import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
 import type { BankVectors } from './vectors/bank-vectors';
+import { changeRead } from './vectors/change-read';
+import type { Held } from './vectors/fact-index';
+import { dimensionOf } from './embedding-dimension';
 
 /** The lexical score's share in the fused score F (the embedding's is the rest). */
 const LEXICAL_SHARE = 0.65;
@@ -168,8 +171,8 @@ function fusion(p: Params, orgId: string, qe: number[] | null): RawBuilder<Ranke
        WHERE r.use >= ${p.minUsefulness}::float8
        ORDER BY final DESC, r.seq LIMIT ${p.limit})
     SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
-           f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.superseded_by, f.valid_from, f.valid_to, f.embedding,
-           top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
+           f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.superseded_by, f.valid_from, f.valid_to,
+           NULL::float8[] AS embedding, top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
       FROM top ${joinFact(orgId, p, 'top.id')}
      ORDER BY top.final DESC, top.seq`;
 }
@@ -261,6 +264,10 @@ function semanticTop(bank: BankVectors, ids: string[], qe: number[], qNormSq: nu
  * `semanticIds` by exact cosine; one statement finds W and its lexical scores, another ranks W
  * with the cosines bound as an array. The arithmetic is the same as the single statement's, so the
  * answer is too. Null when the bank cannot give every cosine (the caller ranks with the single statement).
+ *
+ * With `held` (the bank as held, without a catch-up first), the statement that finds W also reads
+ * the change log; null when it shows a change the index has not seen (or the index moved
+ * meanwhile): the caller catches up and ranks again.
  */
 export async function recallHybridHeld(
   em: EntityManager,
@@ -270,23 +277,32 @@ export async function recallHybridHeld(
   qe: number[],
   bank: BankVectors,
   semanticIds: string[],
+  held: Held | null = null,
 ): Promise<RecalledFact[] | null> {
   const qNormSq = sumOfSquares(qe);
   const sem = semanticTop(bank, semanticIds, qe, qNormSq, fusionDepth(p.limit));
   if (sem === null) return null;
   const inU = new Set(lexical.ids);
   for (const id of sem) inU.add(id);
-  const window = await templateRows(
-    em,
-    raw<{ id: string; seq: string; in_u: boolean; lexical: number }>`WITH idf AS MATERIALIZED (
+  const windowRows = raw<{ id: string; seq: string; in_u: boolean; lexical: number }>`WITH idf AS MATERIALIZED (
         SELECT i.tq::tsquery AS tq, i.idf FROM unnest(${lexical.tqs}::text[], ${lexical.idfs}::float8[]) AS i(tq, idf)),
       ${windowCtes(orgId, p, raw`SELECT unnest(${[...inU]}::uuid[]) AS id`)}
       SELECT a.id, a.seq::text AS seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical
-        FROM around a ${joinFact(orgId, p, 'a.id')}`,
-  );
+        FROM around a ${joinFact(orgId, p, 'a.id')}`;
+  let window: { id: string; seq: string; in_u: boolean; lexical: number }[];
+  if (held) {
+    const read = await boundTemplateRows(
+      em,
+      raw<{ xmin: string; changes: string; dimension: number | null; id: string | null; seq: string; in_u: boolean; lexical: number }>`
+      SELECT l.xmin, l.changes, (${dimensionOf(orgId)}) AS dimension, x.*
+        FROM ${changeRead(orgId, 'facts', held.cursor)} LEFT JOIN LATERAL (${windowRows}) x ON true`,
+    );
+    if (held.cursor.hasUnseen(read[0]) || Number(read[0].dimension) !== held.dimension || !held.unchanged()) return null;
+    window = read.filter((r): r is typeof r & { id: string } => r.id !== null);
+  } else window = await boundTemplateRows(em, windowRows);
   if (window.length === 0) return [];
   const cosines = window.map((w) => bank.exactCosine(w.id, qe, qNormSq));
-  const rows = await templateRows(
+  const rows = await boundTemplateRows(
     em,
     raw<Ranked>`WITH w AS MATERIALIZED (
         SELECT x.id, x.seq, f.kind, f.status, x.in_u, x.lexical, x.cosine

@@ -395,12 +395,7 @@ function fuseWindow(p: Params, window: WindowRow[], qe: number[], cosineOf: (id:
  * cosine of the query embeddings as `boundCosine` computes it, else the same normalised text), the
  * most similar first, then the latest signal; null when none does.
  */
-function bestContext(
-  contexts: WindowRow['contexts'],
-  qe: number[],
-  qNormSq: number,
-  qnorm: string,
-): { u: number; d: number } | null {
+function bestContext(contexts: WindowRow['contexts'], qe: number[], qNormSq: number, qnorm: string): { u: number; d: number } | null {
   let best: { sim: number; u: number; d: number; t: number | null } | null = null;
   for (const c of contexts ?? []) {
     const sim = c.e !== null ? boundCosineOf(fromBase64(c.e)!, Number(c.q), qe, qNormSq) : c.n === qnorm ? 1 : null;

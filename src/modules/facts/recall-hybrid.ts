@@ -273,24 +273,24 @@ type WindowRow = Omit<FactRow, 'embedding'> & {
  * signal as the ranking statement computes them with PostgreSQL's clock.
  */
 function windowStatement(orgId: string, p: Params, lexical: LexicalFound, ids: string[]): RawBuilder<WindowRow> {
-  // the fact's columns but its id (W's) and embedding
+  // the fact's columns but its id (W's) and embedding, read with its lexical score, returned for the facts near U
   const names = FACT_COLUMNS_BUT_EMBEDDING.filter((c) => c !== 'f.id').map((c) => c.slice(2));
-  const [columns, fact] = [raw.raw(names.map((c) => `d.${c}`).join(', ')), raw.raw(names.map((c) => `f.${c}`).join(', '))];
+  const fact = raw.raw(names.map((c) => `f.${c}`).join(', '));
+  const near = raw.raw(names.map((c) => `CASE WHEN wn.near THEN wn.${c} END AS ${c}`).join(', '));
   return raw<WindowRow>`WITH idf AS MATERIALIZED (
         SELECT i.tq::tsquery AS tq, i.idf FROM unnest(${lexical.tqs}::text[], ${lexical.idfs}::float8[]) AS i(tq, idf)),
       ${windowCtes(orgId, p, raw`SELECT unnest(${ids}::uuid[]) AS id`)},
       w AS (
-        SELECT a.id, a.seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical
+        SELECT a.id, a.seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical, ${fact}
           FROM around a ${joinFact(orgId, p, 'a.id')}),
       wn AS (SELECT w.*, bool_or(w.in_u) OVER (ORDER BY w.seq ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS near FROM w)
-    SELECT wn.id, wn.seq::text AS seq, wn.in_u, wn.near, wn.lexical, ${columns}, d.days, d.contexts
-      FROM wn LEFT JOIN LATERAL (
-        SELECT ${fact}, ${raw.raw(sqlDaysBetween('f.last_signal_at', 'now()'))} AS days,
-               (SELECT json_agg(json_build_object(
-                  'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
-                  'd', ${raw.raw(sqlDaysBetween('c.last_signal_at', 'now()'))}, 't', date_part('epoch', c.last_signal_at)))
-                 FROM fact_query_contexts c WHERE c.org_id = f.org_id AND c.fact_id = f.id) AS contexts
-          FROM facts f WHERE wn.near AND f.org_id = ${orgId}::uuid AND f.id = wn.id) d ON true`;
+    SELECT wn.id, wn.seq::text AS seq, wn.in_u, wn.near, wn.lexical, ${near},
+           CASE WHEN wn.near THEN ${raw.raw(sqlDaysBetween('wn.last_signal_at', 'now()'))} END AS days,
+           CASE WHEN wn.near THEN (SELECT json_agg(json_build_object(
+               'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
+               'd', ${raw.raw(sqlDaysBetween('c.last_signal_at', 'now()'))}, 't', date_part('epoch', c.last_signal_at)))
+             FROM fact_query_contexts c WHERE c.org_id = ${orgId}::uuid AND c.fact_id = wn.id) END AS contexts
+      FROM wn`;
 }
 
 /**

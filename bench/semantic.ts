@@ -70,13 +70,14 @@ export interface SemanticResult {
   loadAfter: number[];
   modelAlone: ModelAlone;
   rows: Row[];
+  /** null when BENCH_SEMANTIC_WRITES=false left the writes out (a run of the reads alone) */
   writes: {
     factsPerSecond: number;
     batches: number;
     /** another organization's HYBRID recall, one connection, alone and while the writes run */
     idle: LoadResult;
     during: LoadResult;
-  };
+  } | null;
   /** the server's resident memory, MB: model loaded and pool idle; after the index holds the bank; at the end; peak */
   rssMb: { modelLoaded: number | null; indexHeld: number | null; end: number | null; peak: number | null };
   indexMb: number;
@@ -233,6 +234,20 @@ export async function runSemantic(opts: {
       const res = await measureAlternating([target], body, { ...load, connections: s.connections }, 2);
       rows.push({ scenario: s.title, connections: s.connections, firstRequestMs, graphql: res.graphql, graphqlRssMb: server.peakRssMb() });
       console.log(`done ${s.title}: ${JSON.stringify(res.graphql)}`);
+    }
+    if (process.env.BENCH_SEMANTIC_WRITES === 'false') {
+      const index = await server.stats();
+      return {
+        facts: opts.facts,
+        dim: 512,
+        loadBefore,
+        loadAfter: loadavg(),
+        modelAlone: model,
+        rows,
+        writes: null,
+        rssMb: { modelLoaded: rssModel, indexHeld: rssIndex, end: rssMb(server), peak: server.peakRssMb() },
+        indexMb: (index.indexBytes ?? 0) / 2 ** 20,
+      };
     }
     // writes: batches of 500 new facts (the server embeds them) while the other organization reads
     const reads: Target = { name: 'graphql', url, headers: { authorization: `Bearer ${otherToken}` }, stats: () => server.stats() };

@@ -142,14 +142,17 @@ function semanticTable(m: SemanticResult): string[] {
   lines.push(`| model alone, one query at a time | ${fixed(a.oneAtATime.qps, 1)} | ${fixed(a.oneAtATime.p50, 1)} / - | - | - |`);
   lines.push(`| model alone, 10 queries in flight | ${fixed(a.tenInFlight.qps, 1)} | - | - | - |`);
   lines.push(`| model alone, calls of 500 texts (texts/s) | ${fixed(a.batch500.textsPerSecond, 1)} | - | - | - |`);
-  lines.push(`| upsertFacts, batches of 500 texts (facts/s) | ${fixed(m.writes.factsPerSecond, 1)} | - | - | - |`);
-  for (const [name, r] of [
-    ['another organization HYBRID recall, 1 connection, idle', m.writes.idle],
-    ['the same during the writes', m.writes.during],
-  ] as const)
-    lines.push(
-      `| ${name} | ${fixed(r.rps, 1)} | ${ms(r.p50)} / ${ms(r.p99)} | ${fixed(r.cpuMsPerRequest, 2)} | ${perRequest(r.statementsPerRequest)} |`,
-    );
+  const w = m.writes;
+  if (w) {
+    lines.push(`| upsertFacts, batches of 500 texts (facts/s) | ${fixed(w.factsPerSecond, 1)} | - | - | - |`);
+    for (const [name, r] of [
+      ['another organization HYBRID recall, 1 connection, idle', w.idle],
+      ['the same during the writes', w.during],
+    ] as const)
+      lines.push(
+        `| ${name} | ${fixed(r.rps, 1)} | ${ms(r.p50)} / ${ms(r.p99)} | ${fixed(r.cpuMsPerRequest, 2)} | ${perRequest(r.statementsPerRequest)} |`,
+      );
+  }
   const rss = m.rssMb;
   lines.push(
     `| server RSS MB: model loaded / index holding ${m.facts} x ${m.dim} (${fixed(m.indexMb, 0)} MB) / end / peak | ${[rss.modelLoaded, rss.indexHeld, rss.end, rss.peak].map((x) => x ?? '-').join(' / ')} | - | - | - |`,

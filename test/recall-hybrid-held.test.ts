@@ -138,3 +138,28 @@ describe('HYBRID recall with the index holding exact vectors', () => {
     }
   });
 });
+
+describe('HYBRID recall over a bank the index holds', () => {
+  it('runs no catch-up first (2 statements) and still sees a write of another instance at once', async () => {
+    const org = await indexed.createOrg('held-fresh');
+    const queries = await seedBank(org.token, 'fresh', true, 13);
+    const input = inputs('fresh', queries)[0];
+    await recall(indexed, org.token, input);
+    indexed.sql.reset();
+    expectSame(await recall(indexed, org.token, input), await recall(sqlOnly, org.token, input));
+    // the lexical candidates, then W with the change log and what the fusion needs
+    expect(indexed.sql.besidesAuth).toBe(2);
+    // a fact written through the other instance, the best match by words and vector
+    const [added] = (
+      await gqlOk(
+        sqlOnly.url,
+        UpsertFactsDocument,
+        { inputs: [{ bankId: 'fresh', text: 'tomato garden tomato garden', embedding: input.queryEmbedding!.map(Math.fround) }] },
+        org.token,
+      )
+    ).upsertFacts;
+    const got = await recall(indexed, org.token, input);
+    expect(got[0].fact.id).toBe(added.id);
+    expectSame(got, await recall(sqlOnly, org.token, input));
+  });
+});

@@ -1,17 +1,20 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw, type RawBuilder } from 'kysely';
-import { templateRows } from '../../db/typed-sql';
-import type { FactRow } from './fact.rows';
-import { factFromRow } from './fact.rows';
+import { boundTemplateRows, templateRows } from '../../db/typed-sql';
+import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from './fact.rows';
 import { bankStats, type CommonStems, commonStems } from './bank-stats';
 import { RecallStrategy } from './facts.inputs';
 import { type RecalledFact, UsefulnessSource } from './facts.type';
 import { COMMON_POSTINGS, factFilters, lexicalCtes, lexicalScoreOf } from './lexical.sql';
 import type { RecallParams as Params } from './recall-params';
-import { normalizeQuery } from './usefulness';
+import { CONTEXT_MATCH_COSINE, decayTowardNeutral, normalizeQuery } from './usefulness';
 import { factSource, joinFact, liveIn, orderedFacts, withoutJit } from './as-of.sql';
-import { CONTEXT_MATCH_SQL, cosineWith, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
+import { CONTEXT_MATCH_SQL, cosineWith, sqlDaysBetween, sumOfSquares, usefulnessNowOf } from './usefulness.sql';
+import { BINARY_CONTEXT_EMBEDDING, fromBase64 } from './vectors/float8-binary';
 import type { BankVectors } from './vectors/bank-vectors';
+import { changeRead } from './vectors/change-read';
+import type { Held } from './vectors/fact-index';
+import { dimensionOf } from './embedding-dimension';
 
 /** The lexical score's share in the fused score F (the embedding's is the rest). */
 const LEXICAL_SHARE = 0.65;
@@ -168,8 +171,8 @@ function fusion(p: Params, orgId: string, qe: number[] | null): RawBuilder<Ranke
        WHERE r.use >= ${p.minUsefulness}::float8
        ORDER BY final DESC, r.seq LIMIT ${p.limit})
     SELECT f.id, f.org_id, f.created_at, f.bank_id, f.text, f.kind, f.external_id, f.scope, f.key, f.value, f.status, f.confidence,
-           f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.superseded_by, f.valid_from, f.valid_to, f.embedding,
-           top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
+           f.support_count, f.usefulness, f.signal_count, f.last_signal_at, f.last_used_at, f.updated_at, f.superseded_by, f.valid_from, f.valid_to,
+           NULL::float8[] AS embedding, top.lexical, CASE WHEN top.cosine IS NOT NULL THEN greatest(0.0::float8, top.cosine) END AS semantic, top.relevance, top.use, top.from_context, top.final
       FROM top ${joinFact(orgId, p, 'top.id')}
      ORDER BY top.final DESC, top.seq`;
 }
@@ -253,14 +256,56 @@ function semanticTop(bank: BankVectors, ids: string[], qe: number[], qNormSq: nu
   return scored.slice(0, depth).map((x) => x.id);
 }
 
+/** What the statement of `recallHybridHeld` returns per fact of W; the rest of a fact only for those within 2 of U (`near`). */
+type WindowRow = Omit<FactRow, 'embedding'> & {
+  seq: string;
+  in_u: boolean;
+  near: boolean;
+  lexical: number;
+  days: number | null;
+  contexts: { n: string; e: string | null; q: number | null; u: number; d: number; t: number | null }[] | null;
+};
+
+/**
+ * The statement of `recallHybridHeld`: W (each fact of U and the 4 facts before and after it in
+ * the bank's order of writing) with each fact's lexical score, and for the facts within 2 of U
+ * (the only ones that can be answered) their columns, query contexts and days since the last
+ * signal as the ranking statement computes them with PostgreSQL's clock.
+ */
+function windowStatement(orgId: string, p: Params, lexical: LexicalFound, ids: string[]): RawBuilder<WindowRow> {
+  // the fact's columns but its id (W's) and embedding, read with its lexical score, returned for the facts near U
+  const names = FACT_COLUMNS_BUT_EMBEDDING.filter((c) => c !== 'f.id').map((c) => c.slice(2));
+  const fact = raw.raw(names.map((c) => `f.${c}`).join(', '));
+  const near = raw.raw(names.map((c) => `CASE WHEN wn.near THEN wn.${c} END AS ${c}`).join(', '));
+  return raw<WindowRow>`WITH idf AS MATERIALIZED (
+        SELECT i.tq::tsquery AS tq, i.idf FROM unnest(${lexical.tqs}::text[], ${lexical.idfs}::float8[]) AS i(tq, idf)),
+      ${windowCtes(orgId, p, raw`SELECT unnest(${ids}::uuid[]) AS id`)},
+      w AS (
+        SELECT a.id, a.seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical, ${fact}
+          FROM around a ${joinFact(orgId, p, 'a.id')}),
+      wn AS (SELECT w.*, bool_or(w.in_u) OVER (ORDER BY w.seq ROWS BETWEEN 2 PRECEDING AND 2 FOLLOWING) AS near FROM w)
+    SELECT wn.id, wn.seq::text AS seq, wn.in_u, wn.near, wn.lexical, ${near},
+           CASE WHEN wn.near THEN ${raw.raw(sqlDaysBetween('wn.last_signal_at', 'now()'))} END AS days,
+           CASE WHEN wn.near THEN (SELECT json_agg(json_build_object(
+               'n', c.normalized_query, 'e', ${raw.raw(BINARY_CONTEXT_EMBEDDING)}, 'q', c.query_embedding_norm_sq, 'u', c.usefulness,
+               'd', ${raw.raw(sqlDaysBetween('c.last_signal_at', 'now()'))}, 't', date_part('epoch', c.last_signal_at)))
+             FROM fact_query_contexts c WHERE c.org_id = ${orgId}::uuid AND c.fact_id = wn.id) END AS contexts
+      FROM wn`;
+}
+
 /**
  * HYBRID as `hybridStatement` ranks it, with every cosine computed in this process from the exact
- * vectors the index holds (`bank`), so no statement carries the query vector's terms (PostgreSQL
- * planned the 512 terms of each cosine on every recall) or reads a vector: U is the lexical
- * candidates (`lexical`, found while the query was embedded) and the best of the index's
- * `semanticIds` by exact cosine; one statement finds W and its lexical scores, another ranks W
- * with the cosines bound as an array. The arithmetic is the same as the single statement's, so the
- * answer is too. Null when the bank cannot give every cosine (the caller ranks with the single statement).
+ * vectors the index holds (`bank`) and the fusion computed here too, so no statement carries the
+ * query vector or reads a vector: U is the lexical candidates (`lexical`, found while the query was
+ * embedded) and the best of the index's `semanticIds` by exact cosine; one statement finds W, its
+ * lexical scores and the rows, query contexts and usefulness of the facts that can be answered
+ * (`windowStatement`), and `fuseWindow` ranks them with the single statement's arithmetic, in the
+ * same order of floating-point operations, so the answer is the same. Null when the bank cannot
+ * give every cosine (the caller ranks with the single statement).
+ *
+ * With `held` (the bank as held, without a catch-up first), that statement also reads the change
+ * log; null when it shows a change the index has not seen (or the index moved meanwhile): the
+ * caller catches up and ranks again.
  */
 export async function recallHybridHeld(
   em: EntityManager,
@@ -270,30 +315,104 @@ export async function recallHybridHeld(
   qe: number[],
   bank: BankVectors,
   semanticIds: string[],
+  held: Held | null = null,
 ): Promise<RecalledFact[] | null> {
   const qNormSq = sumOfSquares(qe);
   const sem = semanticTop(bank, semanticIds, qe, qNormSq, fusionDepth(p.limit));
   if (sem === null) return null;
   const inU = new Set(lexical.ids);
   for (const id of sem) inU.add(id);
-  const window = await templateRows(
-    em,
-    raw<{ id: string; seq: string; in_u: boolean; lexical: number }>`WITH idf AS MATERIALIZED (
-        SELECT i.tq::tsquery AS tq, i.idf FROM unnest(${lexical.tqs}::text[], ${lexical.idfs}::float8[]) AS i(tq, idf)),
-      ${windowCtes(orgId, p, raw`SELECT unnest(${[...inU]}::uuid[]) AS id`)}
-      SELECT a.id, a.seq::text AS seq, a.id IN (SELECT id FROM u) AS in_u, ${lexicalScoreOf('f', lexical.stats)} AS lexical
-        FROM around a ${joinFact(orgId, p, 'a.id')}`,
-  );
-  if (window.length === 0) return [];
-  const cosines = window.map((w) => bank.exactCosine(w.id, qe, qNormSq));
-  const rows = await templateRows(
-    em,
-    raw<Ranked>`WITH w AS MATERIALIZED (
-        SELECT x.id, x.seq, f.kind, f.status, x.in_u, x.lexical, x.cosine
-          FROM unnest(${window.map((w) => w.id)}::uuid[], ${window.map((w) => w.seq)}::bigint[], ${window.map((w) => w.in_u)}::bool[],
-                      ${window.map((w) => Number(w.lexical))}::float8[], ${cosines}::float8[]) AS x(id, seq, in_u, lexical, cosine)
-          ${joinFact(orgId, p, 'x.id')}),
-      ${fusion(p, orgId, qe)}`,
-  );
-  return rankedFacts(rows, RecallStrategy.HYBRID);
+  const statement = windowStatement(orgId, p, lexical, [...inU]);
+  let window: WindowRow[];
+  if (held) {
+    const read = await boundTemplateRows(
+      em,
+      raw<{ xmin: string; changes: string; dimension: number | null } & WindowRow>`
+      SELECT l.xmin, l.changes, (${dimensionOf(orgId)}) AS dimension, x.*
+        FROM ${changeRead(orgId, 'facts', held.cursor)} LEFT JOIN LATERAL (${statement}) x ON true`,
+    );
+    if (held.cursor.hasUnseen(read[0]) || Number(read[0].dimension) !== held.dimension || !held.unchanged()) return null;
+    window = read.filter((r) => r.id !== null);
+  } else window = await boundTemplateRows(em, statement);
+  return fuseWindow(p, window, qe, (id) => bank.exactCosine(id, qe, qNormSq));
+}
+
+/**
+ * `fusion` of the single statement, computed here over W (`window`, with each fact's cosine from
+ * `cosineOf`, null for a fact without a vector): the normalisation over U, F, the neighbours' S and
+ * relevance, the filters, the best matching query context or global usefulness, the final score
+ * and the best `limit`, ties to the earlier fact. Each number is computed with the same operations
+ * in the same order as there (PostgreSQL's float8 is IEEE double arithmetic, as here); usefulness
+ * decays with `Math.pow` where PostgreSQL uses `power`, which may differ in the last bit.
+ */
+function fuseWindow(p: Params, window: WindowRow[], qe: number[], cosineOf: (id: string) => number | null): RecalledFact[] {
+  const rows = window
+    .map((r) => ({ r, seq: Number(r.seq), lexical: Number(r.lexical), cosine: cosineOf(r.id) }))
+    .sort((a, b) => a.seq - b.seq);
+  let [lmin, lmax, cmin, cmax] = [Infinity, -Infinity, Infinity, -Infinity];
+  for (const x of rows) {
+    if (!x.r.in_u) continue;
+    lmin = Math.min(lmin, x.lexical);
+    lmax = Math.max(lmax, x.lexical);
+    if (x.cosine !== null) [cmin, cmax] = [Math.min(cmin, x.cosine), Math.max(cmax, x.cosine)];
+  }
+  // min and max of no value are NULL there: every comparison with them fails
+  const norm = (x: number | null, lo: number, hi: number) =>
+    x === null || hi === -Infinity ? 0 : hi > lo ? Math.min(1, Math.max(0, (x - lo) / (hi - lo))) : x >= hi ? 1 : 0;
+  const f = rows.map((x) => LEXICAL_SHARE * norm(x.lexical, lmin, lmax) + (1 - LEXICAL_SHARE) * norm(x.cosine, cmin, cmax));
+  const [n1, n2] = NEIGHBOURS.hybrid;
+  const at = (i: number) => (i >= 0 && i < f.length ? f[i] : 0);
+  const qnorm = normalizeQuery(p.query);
+  const qNormSq = sumOfSquares(qe);
+  const scored: { x: (typeof rows)[number]; relevance: number; use: number; fromContext: boolean; final: number }[] = [];
+  rows.forEach((x, i) => {
+    const r = x.r;
+    if (!r.near || (p.kinds !== null && !p.kinds.includes(r.kind as string)) || (p.statuses !== null && !p.statuses.includes(r.status)))
+      return;
+    const relevance = (f[i] + n1 * Math.max(at(i - 1), at(i + 1)) + n2 * Math.max(at(i - 2), at(i + 2))) / (1 + n1 + n2);
+    const best = bestContext(r.contexts, qe, qNormSq, qnorm);
+    const use = best ? decayTowardNeutral(best.u, best.d) : decayTowardNeutral(Number(r.usefulness), Number(r.days));
+    if (!(use >= p.minUsefulness)) return;
+    const final = p.boost ? (1 - p.weight) * relevance + p.weight * use : relevance;
+    scored.push({ x, relevance, use, fromContext: best !== null, final });
+  });
+  scored.sort((a, b) => b.final - a.final || a.x.seq - b.x.seq);
+  const now = new Date();
+  return scored.slice(0, p.limit).map(({ x, relevance, use, fromContext, final }) => ({
+    fact: factFromRow({ ...x.r, embedding: null }, now),
+    semanticScore: x.cosine === null ? null : Math.max(0, x.cosine),
+    lexicalScore: x.lexical,
+    relevance,
+    strategyUsed: RecallStrategy.HYBRID,
+    usefulnessScore: use,
+    usefulnessSource: fromContext ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
+    finalScore: final,
+  }));
+}
+
+/**
+ * The query context of a fact that matches the query (similarity at least the match threshold: the
+ * cosine of the query embeddings as `boundCosine` computes it, else the same normalised text), the
+ * most similar first, then the latest signal; null when none does.
+ */
+function bestContext(contexts: WindowRow['contexts'], qe: number[], qNormSq: number, qnorm: string): { u: number; d: number } | null {
+  let best: { sim: number; u: number; d: number; t: number | null } | null = null;
+  for (const c of contexts ?? []) {
+    const sim = c.e !== null ? boundCosineOf(fromBase64(c.e)!, Number(c.q), qe, qNormSq) : c.n === qnorm ? 1 : null;
+    if (sim === null || !(sim >= CONTEXT_MATCH_COSINE)) continue;
+    const later = best !== null && sim === best.sim && c.t !== null && (best.t === null || c.t > best.t);
+    if (best === null || sim > best.sim || later) best = { sim, u: Number(c.u), d: Number(c.d), t: c.t };
+  }
+  return best;
+}
+
+/** `boundCosine`: the products summed in array order (pairs past the shorter array count nothing; none at all: null). */
+function boundCosineOf(v: ArrayLike<number>, normSq: number, q: readonly number[], qNormSq: number): number | null {
+  if (qNormSq === 0) return 0;
+  if (normSq === 0) return 0;
+  const n = Math.min(v.length, q.length);
+  if (n === 0) return null;
+  let dot = 0;
+  for (let j = 0; j < n; j++) dot += v[j] * q[j];
+  return dot / Math.sqrt(normSq * qNormSq);
 }

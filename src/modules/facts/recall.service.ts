@@ -166,7 +166,9 @@ export async function recall(
 
 /**
  * HYBRID: the lexical candidates are found, and the vector index catches up, while the query is
- * embedded. When the index holds the bank's exact vectors (and, for a server-made query vector,
+ * embedded (a bank the index holds while nothing catches up needs no catch-up: the statement that
+ * finds W reads the change log, and a change the index has not seen sends the recall through the
+ * catch-up after all). When the index holds the bank's exact vectors (and, for a server-made query vector,
  * every vector of the bank is of the server's model), the cosines are computed here
  * (`recallHybridHeld`); otherwise one statement ranks with PostgreSQL's cosines (`recallHybrid`).
  */
@@ -180,7 +182,9 @@ async function hybrid(
   const fromClient = p.queryEmbedding !== null;
   if (!fromClient && !embedder?.enabled) return recallHybrid(em, orgId, p, null, null);
   const lexical = lexicalCandidates(em, orgId, p);
-  const prepared = index?.prepare(em, orgId, p.bankId);
+  // a bank held while nothing catches up: no catch-up first, the change log is read with W
+  const held = index?.held(orgId, p.bankId) ?? null;
+  let prepared = held ? undefined : index?.prepare(em, orgId, p.bankId);
   // both are awaited below unless the query has no vector; a failure then is not left unhandled
   lexical.catch(() => undefined);
   prepared?.catch(() => undefined);
@@ -190,9 +194,15 @@ async function hybrid(
     await prepared?.catch(() => undefined);
     return recallHybrid(em, orgId, p, null, null);
   }
-  const semantic = await semanticCandidates(em, orgId, p, qe, prepared ?? null, fromClient);
   // the server's vector is compared with its own model's vectors only; a client's with every vector, as before
   const model = fromClient ? null : (embedder?.modelId ?? null);
+  if (held && held.dimension === qe.length && held.bank.holdsExact && (model === null || held.bank.onlyModel(model))) {
+    const ids = candidateIds(held.bank, semanticQuery(p, qe));
+    const answer = ids && (await recallHybridHeld(em, orgId, p, await lexical, qe, held.bank, ids, held));
+    if (answer) return answer;
+  }
+  prepared ??= index?.prepare(em, orgId, p.bankId);
+  const semantic = await semanticCandidates(em, orgId, p, qe, prepared ?? null, fromClient);
   const { bank, ids } = semantic;
   if (semantic.usable && bank && ids && bank.holdsExact && (model === null || bank.onlyModel(model))) {
     const answer = await recallHybridHeld(em, orgId, p, await lexical, qe, bank, ids);
@@ -201,6 +211,18 @@ async function hybrid(
   await lexical.catch(() => undefined);
   return recallHybrid(em, orgId, p, semantic.usable ? qe : null, ids, model);
 }
+
+/** The candidate search of HYBRID's semantic list: the best `fusionDepth(limit)` by cosine alone. */
+const semanticQuery = (p: Params, qe: number[]) => ({
+  ...p,
+  limit: fusionDepth(p.limit),
+  boost: false,
+  minUsefulness: 0,
+  embedding: qe,
+  normSq: sumOfSquares(qe),
+  normalizedQuery: normalizeQuery(p.query),
+  nowMs: Date.now(),
+});
 
 /**
  * The facts able to be among the best `fusionDepth(limit)` by cosine, as the vector index names
@@ -223,16 +245,7 @@ async function semanticCandidates(
   }
   if (dim === null) return { usable: false, ids: null, bank: null };
   if (!bank) return { usable: true, ids: null, bank: null };
-  const ids = candidateIds(bank, {
-    ...p,
-    limit: fusionDepth(p.limit),
-    boost: false,
-    minUsefulness: 0,
-    embedding: qe,
-    normSq: sumOfSquares(qe),
-    normalizedQuery: normalizeQuery(p.query),
-    nowMs: Date.now(),
-  });
+  const ids = candidateIds(bank, semanticQuery(p, qe));
   return { usable: true, ids, bank };
 }
 
@@ -281,7 +294,7 @@ async function semanticRecall(
     else if (bank) {
       candidates = candidateIds(bank, candidateQuery(qe));
       // a bank whose facts all have embeddings needs no text similarity: its candidates are ranked here
-      if (candidates && bank.textOnly.size === 0) return (await rankCandidates(em, orgId, p, qe, candidates))!;
+      if (candidates && bank.textOnly.size === 0) return (await rankCandidates(em, orgId, p, qe, candidates, null, bank))!;
     }
   }
   const rows = await runRows(em, rankingStatement(orgId, p, qe, candidates));

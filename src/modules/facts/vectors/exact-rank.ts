@@ -5,6 +5,7 @@ import { liveAt } from '../as-of';
 import { FACT_COLUMNS_BUT_EMBEDDING, type FactRow, factFromRow } from '../fact.rows';
 import { dimensionOf } from '../embedding-dimension';
 import { changeRead } from './change-read';
+import type { BankVectors } from './bank-vectors';
 import type { Held } from './fact-index';
 import { BINARY_CONTEXT_EMBEDDING, decodeFloat8Array, fromBase64 } from './float8-binary';
 import { type RecalledFact, UsefulnessSource } from '../facts.type';
@@ -23,14 +24,18 @@ function cosineWithStored(v: ArrayLike<number>, normSq: number, q: readonly numb
   return dot / Math.sqrt(normSq * qNormSq);
 }
 
-/** What the statement reads of each candidate (alias `f`), with the days as the ranking statement computes them. */
-const candidateRows = (orgId: string, candidates: string[]) =>
+/**
+ * What the statement reads of each candidate (alias `f`), with the days as the ranking statement
+ * computes them; `withVector`: its embedding too (in PostgreSQL's binary array format), else only
+ * whether it has one (the cosine then comes from the index's exact vector).
+ */
+const candidateRows = (orgId: string, candidates: string[], withVector: boolean) =>
   sql
     .selectFrom('facts as f')
     .select([
       ...FACT_COLUMNS_BUT_EMBEDDING,
-      // the embedding in PostgreSQL's binary array format
-      raw<Buffer | null>`array_send(f.embedding)`.as('embedding'),
+      withVector ? raw<Buffer | null>`array_send(f.embedding)`.as('embedding') : raw<Buffer | null>`NULL::bytea`.as('embedding'),
+      raw<boolean>`f.embedding IS NOT NULL`.as('has_embedding'),
       'f.embedding_norm_sq as norm_sq',
       raw<string>`now()`.as('now'),
       // days since the last signal, as the ranking statement computes them (0 without a signal)
@@ -46,13 +51,25 @@ const candidateRows = (orgId: string, candidates: string[]) =>
     .where('f.org_id', '=', orgId)
     .where('f.id', '=', raw<string>`any(${candidates}::uuid[])`);
 
+type CandidateRow = Row<ReturnType<typeof candidateRows>>;
+
+/** The ranking order: final score, best first, ties to the smaller id (as PostgreSQL orders uuids). */
+const byFinal = (a: { final: number; id: string }, b: { final: number; id: string }) => b.final - a.final || (a.id < b.id ? -1 : 1);
+
 /**
- * Ranks the candidates of the vector index with recall's formula, in this process: one statement
- * reads them (with their query contexts, and the days since each last signal as the ranking
- * statement computes them with PostgreSQL's clock), then each gets the ranking statement's semantic
- * score, best matching query context (similarity >= 0.85, most similar first, then the latest
- * signal) or global usefulness, `minUsefulness` filter and final score, in the same floating-point
- * operations. Used for banks whose facts all have embeddings (text similarity needs PostgreSQL).
+ * Ranks the candidates of the vector index with recall's formula, in this process: each gets the
+ * ranking statement's semantic score, best matching query context (similarity >= 0.85, most
+ * similar first, then the latest signal) or global usefulness, `minUsefulness` filter and final
+ * score, in the same floating-point operations. Used for banks whose facts all have embeddings
+ * (text similarity needs PostgreSQL).
+ *
+ * The candidates' rows are read in one statement, with their query contexts and the days since
+ * each last signal as the ranking statement computes them with PostgreSQL's clock. When `vectors`
+ * (the bank the candidates come from) holds the exact vectors, the cosines are computed from them
+ * before that statement (the products and sums of the stored vectors, so the same numbers) and no
+ * vector is read; without boosting the final score is the semantic score, so the candidates are
+ * ordered first and only the best `limit` rows are read (the next ones only when filters leave
+ * some of those out). Otherwise every candidate is read with its vector.
  *
  * With `held` (the bank was ranked without a catch-up first), the same statement reads the change
  * log; null when it shows a change the cache has not seen (or the cache moved meanwhile): the
@@ -65,8 +82,22 @@ export async function rankCandidates(
   qe: number[],
   candidates: string[],
   held: Held | null = null,
+  vectors: BankVectors | null = held?.bank ?? null,
 ): Promise<RecalledFact[] | null> {
-  let rows: Row<ReturnType<typeof candidateRows>>[];
+  const qNormSq = sumOfSquares(qe);
+  const cosines = vectors ? heldCosines(vectors, candidates, qe, qNormSq) : null;
+  // without boosting (and with no usefulness floor) the order is the cosines': the best rows come first
+  const ordered =
+    cosines && !p.boost && p.minUsefulness === 0
+      ? candidates
+          .map((id, k) => ({ id, final: semanticFromCosine(cosines[k]) }))
+          .sort(byFinal)
+          .map((x) => x.id)
+      : null;
+  let next = ordered ? Math.min(p.limit, candidates.length) : candidates.length;
+  const first = ordered ? ordered.slice(0, next) : candidates;
+  const withVector = cosines === null;
+  let rows: CandidateRow[];
   if (held) {
     const state = sql
       .selectFrom(changeRead(orgId, 'facts', held.cursor))
@@ -76,32 +107,66 @@ export async function rankCandidates(
       em,
       sql
         .selectFrom(state.as('l'))
-        .leftJoinLateral(candidateRows(orgId, candidates).as('x'), (j) => j.onTrue())
+        .leftJoinLateral(candidateRows(orgId, first, withVector).as('x'), (j) => j.onTrue())
         .select(['l.xmin', 'l.changes', 'l.dimension'])
         .selectAll('x'),
     );
     if (held.cursor.hasUnseen(read[0]) || Number(read[0].dimension) !== held.dimension || !held.unchanged()) return null;
-    rows = read.filter((r): r is (typeof read)[number] & (typeof rows)[number] => r.id !== null);
+    rows = read.filter((r): r is (typeof read)[number] & CandidateRow => r.id !== null);
   } else {
     if (candidates.length === 0) return [];
-    rows = await runRows(em, candidateRows(orgId, candidates));
+    rows = await runRows(em, candidateRows(orgId, first, withVector));
   }
-  const qNormSq = sumOfSquares(qe);
+  const cosineOf = cosines ? new Map(candidates.map((id, k) => [id, cosines[k]])) : null;
+  const ranked = score(rows, p, qe, qNormSq, cosineOf);
+  // filters left some of the best out (a validity that ended since the index looked): the next ones
+  while (ordered && ranked.length < p.limit && next < ordered.length) {
+    const more = ordered.slice(next, (next = Math.min(ordered.length, next + Math.max(p.limit, 2 * (p.limit - ranked.length)))));
+    ranked.push(...score(await runRows(em, candidateRows(orgId, more, false)), p, qe, qNormSq, cosineOf));
+  }
+  return ranked
+    .sort(byFinal)
+    .slice(0, p.limit)
+    .map((x) => ({
+      fact: factFromRow(x.r, x.now),
+      semanticScore: x.semantic,
+      usefulnessScore: x.use,
+      usefulnessSource: x.fromContext ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
+      finalScore: x.final,
+    }));
+}
+
+/** The cosines of the candidates from the exact vectors `bank` holds, in their order; null when it does not hold one of them. */
+function heldCosines(bank: BankVectors, candidates: string[], qe: number[], qNormSq: number): Float64Array | null {
+  if (!bank.holdsExact) return null;
+  const out = new Float64Array(candidates.length);
+  for (let k = 0; k < candidates.length; k++) {
+    const c = bank.exactCosine(candidates[k], qe, qNormSq);
+    if (c === null) return null;
+    out[k] = c;
+  }
+  return out;
+}
+
+/** The rows that pass recall's filters, scored (`cosineOf`: the cosines already computed, else from the rows' vectors). */
+function score(rows: CandidateRow[], p: Params, qe: number[], qNormSq: number, cosineOf: Map<string, number> | null) {
   const qnorm = normalizeQuery(p.query);
-  const scored = rows
+  return rows
     .filter(
       (r) =>
         r.bank_id === p.bankId &&
         r.text !== '' &&
-        r.embedding !== null &&
+        r.has_embedding &&
         (!p.kinds || p.kinds.includes(r.kind as string)) &&
         (!p.statuses || p.statuses.includes(r.status)) &&
         liveAt(r, new Date(r.now)),
     )
     .map((stored) => {
-      const r: FactRow = { ...stored, embedding: Array.from(decodeFloat8Array(stored.embedding!)) };
+      const embedding = stored.embedding === null ? null : Array.from(decodeFloat8Array(stored.embedding));
+      const r: FactRow = { ...stored, embedding };
       const now = new Date(stored.now);
-      const semantic = semanticFromCosine(cosineWithStored(r.embedding!, Number(stored.norm_sq), qe, qNormSq));
+      const cosine = cosineOf?.get(r.id) ?? cosineWithStored(embedding!, Number(stored.norm_sq), qe, qNormSq);
+      const semantic = semanticFromCosine(cosine);
       let best: { sim: number; u: number; d: number; t: number | null } | null = null;
       for (const c of stored.contexts ?? []) {
         const sim = c.e !== null ? cosineWithStored(fromBase64(c.e)!, Number(c.q), qe, qNormSq) : c.n === qnorm ? 1 : null;
@@ -110,16 +175,7 @@ export async function rankCandidates(
         if (best === null || sim > best.sim || later) best = { sim, u: Number(c.u), d: Number(c.d), t: c.t };
       }
       const use = best ? decayTowardNeutral(best.u, best.d) : decayTowardNeutral(Number(r.usefulness), Number(stored.days));
-      return { r, now, semantic, use, fromContext: best !== null, final: finalScore(semantic, use, p.weight, p.boost) };
+      return { id: r.id, r, now, semantic, use, fromContext: best !== null, final: finalScore(semantic, use, p.weight, p.boost) };
     })
-    .filter((x) => x.use >= p.minUsefulness)
-    .sort((a, b) => b.final - a.final || (a.r.id < b.r.id ? -1 : 1))
-    .slice(0, p.limit);
-  return scored.map((x) => ({
-    fact: factFromRow(x.r, x.now),
-    semanticScore: x.semantic,
-    usefulnessScore: x.use,
-    usefulnessSource: x.fromContext ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
-    finalScore: x.final,
-  }));
+    .filter((x) => x.use >= p.minUsefulness);
 }

@@ -11,6 +11,16 @@ export interface ServerStats {
   /** vectors held by the recall index and the memory it reports (GraphQL server only) */
   indexVectors?: number;
   indexBytes?: number;
+  /** the main thread's heap and off-heap memory, and each inference thread's heap and WebAssembly memory, bytes */
+  memory?: ServerMemory;
+}
+
+export interface ServerMemory {
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  workers: { heap: number; wasm: number }[];
 }
 
 export interface Child {
@@ -74,7 +84,13 @@ export async function startChild(name: string, script: string, env: Record<strin
         const on = (m: any) => {
           if (m?.type !== 'stats') return;
           proc.off('message', on);
-          resolve({ statements: m.statements, cpuMs: m.cpuMs, indexVectors: m.indexVectors, indexBytes: m.indexBytes });
+          resolve({
+            statements: m.statements,
+            cpuMs: m.cpuMs,
+            indexVectors: m.indexVectors,
+            indexBytes: m.indexBytes,
+            ...(m.memory ? { memory: m.memory } : {}),
+          });
         };
         proc.on('message', on);
         proc.send({ type: 'stats' });

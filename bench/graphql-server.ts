@@ -35,14 +35,19 @@ async function main(): Promise<void> {
   // BENCH_COUNT_SQL=false measures the server without even the count
   if (process.env.BENCH_COUNT_SQL !== 'false') countStatements(() => void (statements += 1));
   const app = await startApp(config, log);
+  const embedder = app.embedder as { workerMemory?: () => Promise<{ heap: number; wasm: number }[]> };
   process.on('message', (m: { type: string }) => {
     if (m.type === 'stats')
-      process.send!({
-        type: 'stats',
-        statements,
-        cpuMs: cpuMs(),
-        indexVectors: app.factIndex?.vectors ?? 0,
-        indexBytes: app.factIndex?.bytes ?? 0,
+      void (embedder.workerMemory?.() ?? Promise.resolve([])).then((workers) => {
+        const mem = process.memoryUsage();
+        process.send!({
+          type: 'stats',
+          statements,
+          cpuMs: cpuMs(),
+          indexVectors: app.factIndex?.vectors ?? 0,
+          indexBytes: app.factIndex?.bytes ?? 0,
+          memory: { heapTotal: mem.heapTotal, heapUsed: mem.heapUsed, external: mem.external, arrayBuffers: mem.arrayBuffers, workers },
+        });
       });
   });
   process.on(

@@ -3,29 +3,43 @@
  * the same code runs from dist/ (npm start) and from the TypeScript sources (tests), and the
  * packages are required by the absolute paths the main thread resolved.
  *
- * `workerData.nice`: a thread that embeds only the documents of writes asks the OS to run it at
- * this lower priority (Linux applies `setpriority` to one thread, found by `/proc/thread-self`);
+ * `workerData.nice`: a thread that embeds only the documents of writes asks the OS to run it this
+ * much below the process's priority (Linux applies `setpriority` to one thread, found by `/proc/thread-self`);
  * where that is not possible the thread runs at the process's priority and says so in `ready`.
  *
  * Messages in: `{ id, texts }`; `{ type: 'memory' }`. Out: `{ type: 'ready', ms, niced }` once the
  * model is loaded, `{ type: 'failed', message }` when it cannot load, `{ id, vectors }` (a
  * Float32Array of texts x 512, transferred) or `{ id, error }` per batch, `{ type: 'memory', heap,
- * wasm }` (bytes of the thread's JavaScript heap and of its WebAssembly memory).
+ * wasm, nice }` (bytes of the thread's JavaScript heap and of its WebAssembly memory, its OS priority).
  */
 export const WORKER_SOURCE = `
 const { parentPort, workerData } = require('node:worker_threads');
 const started = performance.now();
 const core = require(workerData.corePath);
+const os = require('node:os');
+let tid = 0;
+try {
+  tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
+} catch {
+  // no /proc: the thread is not told apart from the process
+}
 let niced = false;
-if (workerData.nice > 0) {
+if (workerData.nice > 0 && tid > 0) {
   try {
-    const tid = Number(require('node:fs').readlinkSync('/proc/thread-self').split('/').pop());
-    require('node:os').setPriority(tid, workerData.nice);
+    // lower than the process's own priority (a process already at 19 stays there)
+    os.setPriority(tid, Math.min(19, os.getPriority(tid) + workerData.nice));
     niced = true;
   } catch {
     // no per-thread priority here: the thread keeps the process's
   }
 }
+const priority = () => {
+  try {
+    return tid > 0 ? os.getPriority(tid) : null;
+  } catch {
+    return null;
+  }
+};
 const ready = (async () => {
   // the WebAssembly backend first: weights decoded before it is ready fail to load
   await core.ready();
@@ -49,7 +63,7 @@ parentPort.on('message', async (m) => {
       // not loaded yet
     }
     const v8 = require('node:v8').getHeapStatistics();
-    parentPort.postMessage({ type: 'memory', heap: v8.total_heap_size, wasm });
+    parentPort.postMessage({ type: 'memory', heap: v8.total_heap_size, wasm, nice: priority() });
     return;
   }
   const { id, texts } = m;

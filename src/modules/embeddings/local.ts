@@ -30,11 +30,13 @@ interface Slot {
 export interface WorkerMemory {
   heap: number;
   wasm: number;
+  /** the thread's OS priority (nice), null where it cannot be read */
+  nice: number | null;
 }
 
 /** The young generation of a thread's heap, MB: its work is a few MB a call (the process's flag would give it the server's). */
 const WORKER_YOUNG_MB = 8;
-/** The OS priority (nice) of the threads that embed only documents. */
+/** How much lower than the process's the OS priority (nice) of the threads that embed only documents is. */
 const WRITE_NICE = 10;
 
 export interface LocalOptions {
@@ -113,10 +115,11 @@ export class LocalBackend implements EmbeddingBackend {
       error?: string;
       heap?: number;
       wasm?: number;
+      nice?: number | null;
     };
     worker.on('message', (m: Message) => {
       if (m.type === 'memory') {
-        for (const answer of slot.memory.splice(0)) answer({ heap: m.heap ?? 0, wasm: m.wasm ?? 0 });
+        for (const answer of slot.memory.splice(0)) answer({ heap: m.heap ?? 0, wasm: m.wasm ?? 0, nice: m.nice ?? null });
       } else if (m.type === 'ready') {
         slot.ready = true;
         this.log.info({ ms: Math.round(m.ms ?? 0), writes, niced: m.niced === true }, 'embedding model loaded');
@@ -141,7 +144,7 @@ export class LocalBackend implements EmbeddingBackend {
       const batch = slot.busy ?? [];
       slot.busy = null;
       for (const p of batch) p.reject(new EmbeddingFailure('worker', 'the inference thread stopped'));
-      for (const answer of slot.memory.splice(0)) answer({ heap: 0, wasm: 0 });
+      for (const answer of slot.memory.splice(0)) answer({ heap: 0, wasm: 0, nice: null });
       if (this.closed || this.loadFailure) return;
       // a thread that died is replaced; its batch was refused above
       const at = this.slots.indexOf(slot);

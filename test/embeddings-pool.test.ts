@@ -10,7 +10,8 @@ import { EmbeddingMetrics } from '../src/modules/embeddings/metrics';
 let pool: LocalBackend;
 let metrics: EmbeddingMetrics;
 const signal = new AbortController().signal;
-const texts = (kind: string, n: number) => Array.from({ length: n }, (_, i) => `pool probe ${kind} ${i}: the tram stopped at station ${i * 3}`);
+const texts = (kind: string, n: number) =>
+  Array.from({ length: n }, (_, i) => `pool probe ${kind} ${i}: the tram stopped at station ${i * 3}`);
 
 beforeAll(async () => {
   metrics = new EmbeddingMetrics();
@@ -40,7 +41,10 @@ describe('the local worker pool', () => {
   });
 
   it('embeds a largest call of the longest texts (16 of 1000 characters) within the capped heap of a thread', async () => {
-    const long = Array.from({ length: 16 }, (_, i) => `${i} ` + 'the archive lists every shipment of the harbour by date and crane. '.repeat(14));
+    const long = Array.from(
+      { length: 16 },
+      (_, i) => `${i} ` + 'the archive lists every shipment of the harbour by date and crane. '.repeat(14),
+    );
     const vectors = await pool.embedTexts(long, 'query', signal);
     expect(vectors).toHaveLength(16);
     expect((await pool.memory()).every((m) => m.heap > 0 && m.heap < 80 * 2 ** 20)).toBe(true);

@@ -27,8 +27,8 @@ export interface Child {
   name: string;
   port: number;
   proc: ChildProcess;
-  /** SQL statements run so far, and CPU time the process used so far (user + system, ms) */
-  stats(): Promise<ServerStats>;
+  /** SQL statements run so far, and CPU time the process used so far (user + system, ms); `gc`: after a full collection (GraphQL server only) */
+  stats(gc?: boolean): Promise<ServerStats>;
   /** peak resident set size in MB (VmHWM), null where /proc is not available */
   peakRssMb(): number | null;
   stop(): Promise<void>;
@@ -79,7 +79,7 @@ export async function startChild(name: string, script: string, env: Record<strin
     name,
     port,
     proc,
-    stats: () =>
+    stats: (gc = false) =>
       new Promise<ServerStats>((resolve) => {
         const on = (m: any) => {
           if (m?.type !== 'stats') return;
@@ -93,7 +93,7 @@ export async function startChild(name: string, script: string, env: Record<strin
           });
         };
         proc.on('message', on);
-        proc.send({ type: 'stats' });
+        proc.send({ type: 'stats', ...(gc ? { gc } : {}) });
       }),
     peakRssMb: () => {
       try {

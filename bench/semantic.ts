@@ -81,7 +81,7 @@ export interface SemanticResult {
   rssMb: { modelLoaded: number | null; indexHeld: number | null; end: number | null; peak: number | null };
   indexMb: number;
   /** where the memory is (MB): the main thread's heap and off-heap memory, each inference thread's heap and WebAssembly memory; model loaded, before the writes, at the end */
-  memoryMb?: { modelLoaded: MemoryMb | null; beforeWrites: MemoryMb | null; end: MemoryMb | null };
+  memoryMb?: { modelLoaded: MemoryMb | null; beforeWrites: MemoryMb | null; end: MemoryMb | null; endCollected?: MemoryMb | null };
 }
 
 interface MemoryMb {
@@ -95,8 +95,8 @@ interface MemoryMb {
 const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
 
 /** The server's memory now, by part (MB). */
-async function memoryOf(child: Child): Promise<MemoryMb | null> {
-  const m: ServerMemory | undefined = (await child.stats()).memory;
+async function memoryOf(child: Child, gc = false): Promise<MemoryMb | null> {
+  const m: ServerMemory | undefined = (await child.stats(gc)).memory;
   if (!m) return null;
   return {
     rss: rssMb(child),
@@ -290,7 +290,11 @@ export async function runSemantic(opts: {
     const factsPerSecond = written / ((performance.now() - tw) / 1000);
     const index = await server.stats();
     const memEnd = await memoryOf(server);
+    const rssEnd = memEnd?.rss ?? rssMb(server);
     console.log(`memory, end: ${JSON.stringify(memEnd)}`);
+    // the same after a full collection of the main thread: what of its heap is live
+    const memCollected = await memoryOf(server, true);
+    console.log(`memory, end, main heap collected: ${JSON.stringify(memCollected)}`);
     return {
       facts: opts.facts,
       dim: 512,
@@ -299,9 +303,9 @@ export async function runSemantic(opts: {
       modelAlone: model,
       rows,
       writes: { factsPerSecond, batches, idle, during },
-      rssMb: { modelLoaded: rssModel, indexHeld: rssIndex, end: rssMb(server), peak: server.peakRssMb() },
+      rssMb: { modelLoaded: rssModel, indexHeld: rssIndex, end: rssEnd, peak: server.peakRssMb() },
       indexMb: (index.indexBytes ?? 0) / 2 ** 20,
-      memoryMb: { modelLoaded: memModel, beforeWrites: memBeforeWrites, end: memEnd },
+      memoryMb: { modelLoaded: memModel, beforeWrites: memBeforeWrites, end: memEnd, endCollected: memCollected },
     };
   } finally {
     await db.end();

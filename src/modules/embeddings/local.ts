@@ -70,7 +70,7 @@ export class LocalBackend implements EmbeddingBackend {
   readonly provider = 'local' as const;
   readonly modelId = LOCAL_MODEL_ID;
   private readonly slots: Slot[] = [];
-  /** texts waiting: queries go first, documents fill what is left of a batch */
+  /** texts waiting: queries go first (calls of up to `batch`), documents after them (calls of up to `writeBatch`) */
   private readonly lines: Record<EmbeddingPurpose, Pending[]> = { query: [], document: [] };
   private loadFailure: string | null = null;
   private closed = false;

@@ -11,14 +11,24 @@ export interface ServerStats {
   /** vectors held by the recall index and the memory it reports (GraphQL server only) */
   indexVectors?: number;
   indexBytes?: number;
+  /** the main thread's heap and off-heap memory, and each inference thread's heap and WebAssembly memory, bytes */
+  memory?: ServerMemory;
+}
+
+export interface ServerMemory {
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  arrayBuffers: number;
+  workers: { heap: number; wasm: number }[];
 }
 
 export interface Child {
   name: string;
   port: number;
   proc: ChildProcess;
-  /** SQL statements run so far, and CPU time the process used so far (user + system, ms) */
-  stats(): Promise<ServerStats>;
+  /** SQL statements run so far, and CPU time the process used so far (user + system, ms); `gc`: after a full collection (GraphQL server only) */
+  stats(gc?: boolean): Promise<ServerStats>;
   /** peak resident set size in MB (VmHWM), null where /proc is not available */
   peakRssMb(): number | null;
   stop(): Promise<void>;
@@ -69,15 +79,21 @@ export async function startChild(name: string, script: string, env: Record<strin
     name,
     port,
     proc,
-    stats: () =>
+    stats: (gc = false) =>
       new Promise<ServerStats>((resolve) => {
         const on = (m: any) => {
           if (m?.type !== 'stats') return;
           proc.off('message', on);
-          resolve({ statements: m.statements, cpuMs: m.cpuMs, indexVectors: m.indexVectors, indexBytes: m.indexBytes });
+          resolve({
+            statements: m.statements,
+            cpuMs: m.cpuMs,
+            indexVectors: m.indexVectors,
+            indexBytes: m.indexBytes,
+            ...(m.memory ? { memory: m.memory } : {}),
+          });
         };
         proc.on('message', on);
-        proc.send({ type: 'stats' });
+        proc.send({ type: 'stats', ...(gc ? { gc } : {}) });
       }),
     peakRssMb: () => {
       try {

@@ -1,5 +1,7 @@
 import 'reflect-metadata';
 import pg from 'pg';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/core/logger';
 import { startApp } from '../src/app';
@@ -35,15 +37,24 @@ async function main(): Promise<void> {
   // BENCH_COUNT_SQL=false measures the server without even the count
   if (process.env.BENCH_COUNT_SQL !== 'false') countStatements(() => void (statements += 1));
   const app = await startApp(config, log);
-  process.on('message', (m: { type: string }) => {
-    if (m.type === 'stats')
+  // a full collection on request (`{ type: 'stats', gc: true }`), to tell live memory from garbage not yet collected
+  v8.setFlagsFromString('--expose-gc');
+  const collect = runInNewContext('gc') as () => void;
+  const embedder = app.embedder as { workerMemory?: () => Promise<{ heap: number; wasm: number }[]> };
+  process.on('message', (m: { type: string; gc?: boolean }) => {
+    if (m.type !== 'stats') return;
+    if (m.gc) collect();
+    void (embedder.workerMemory?.() ?? Promise.resolve([])).then((workers) => {
+      const mem = process.memoryUsage();
       process.send!({
         type: 'stats',
         statements,
         cpuMs: cpuMs(),
         indexVectors: app.factIndex?.vectors ?? 0,
         indexBytes: app.factIndex?.bytes ?? 0,
+        memory: { heapTotal: mem.heapTotal, heapUsed: mem.heapUsed, external: mem.external, arrayBuffers: mem.arrayBuffers, workers },
       });
+    });
   });
   process.on(
     'SIGTERM',

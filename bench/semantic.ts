@@ -13,7 +13,7 @@ import pg from 'pg';
 import { loadConfig } from '../src/config';
 import { createLogger } from '../src/core/logger';
 import { createEmbedder, LOCAL_MODEL_ID } from '../src/modules/embeddings';
-import { startChild, type Child } from './children';
+import { startChild, type Child, type ServerMemory } from './children';
 import { measureAlternating, once, type LoadResult, type Target } from './load';
 import { insertKey } from './noisy';
 import type { Row } from './report';
@@ -81,6 +81,31 @@ export interface SemanticResult {
   /** the server's resident memory, MB: model loaded and pool idle; after the index holds the bank; at the end; peak */
   rssMb: { modelLoaded: number | null; indexHeld: number | null; end: number | null; peak: number | null };
   indexMb: number;
+  /** where the memory is (MB): the main thread's heap and off-heap memory, each inference thread's heap and WebAssembly memory; model loaded, before the writes, at the end */
+  memoryMb?: { modelLoaded: MemoryMb | null; beforeWrites: MemoryMb | null; end: MemoryMb | null; endCollected?: MemoryMb | null };
+}
+
+interface MemoryMb {
+  rss: number | null;
+  heapTotal: number;
+  heapUsed: number;
+  external: number;
+  workers: { heap: number; wasm: number }[];
+}
+
+const mb = (bytes: number) => Math.round(bytes / 2 ** 20);
+
+/** The server's memory now, by part (MB). */
+async function memoryOf(child: Child, gc = false): Promise<MemoryMb | null> {
+  const m: ServerMemory | undefined = (await child.stats(gc)).memory;
+  if (!m) return null;
+  return {
+    rss: rssMb(child),
+    heapTotal: mb(m.heapTotal),
+    heapUsed: mb(m.heapUsed),
+    external: mb(m.external),
+    workers: m.workers.map((w) => ({ heap: mb(w.heap), wasm: mb(w.wasm) })),
+  };
 }
 
 const rssMb = (child: Child): number | null => {
@@ -187,6 +212,8 @@ export async function runSemantic(opts: {
         inputs: Array.from({ length: 100 }, (_, j) => ({ bankId: 'semantic-topics', text: topic(k + j) })),
       });
     const rssModel = rssMb(server);
+    const memModel = await memoryOf(server);
+    console.log(`memory, model loaded: ${JSON.stringify(memModel)}`);
     const other = (await db.query(`INSERT INTO organizations (id, name) VALUES (gen_random_uuid(), 'semantic-other') RETURNING id`)).rows[0]
       .id as string;
     const otherToken = await insertKey(opts.databaseUrl, other, 'AGENT', 'semantic-other');
@@ -254,6 +281,8 @@ export async function runSemantic(opts: {
     const readBody = (i: number) =>
       JSON.stringify({ query: HYBRID, variables: { input: { bankId: 'reads', limit: 10, query: question(7_000_000 + i) } } });
     await once(reads, readBody(0));
+    const memBeforeWrites = await memoryOf(server);
+    console.log(`memory, before the writes: ${JSON.stringify(memBeforeWrites)}`);
     const idle = (await measureAlternating([reads], readBody, { warmup: 1, duration: opts.duration, connections: 1 }, 1)).graphql!;
     let writing = true;
     let written = 0;
@@ -275,6 +304,12 @@ export async function runSemantic(opts: {
     await writer;
     const factsPerSecond = written / ((performance.now() - tw) / 1000);
     const index = await server.stats();
+    const memEnd = await memoryOf(server);
+    const rssEnd = memEnd?.rss ?? rssMb(server);
+    console.log(`memory, end: ${JSON.stringify(memEnd)}`);
+    // the same after a full collection of the main thread: what of its heap is live
+    const memCollected = await memoryOf(server, true);
+    console.log(`memory, end, main heap collected: ${JSON.stringify(memCollected)}`);
     return {
       facts: opts.facts,
       dim: 512,
@@ -283,8 +318,9 @@ export async function runSemantic(opts: {
       modelAlone: model,
       rows,
       writes: { factsPerSecond, batches, idle, during },
-      rssMb: { modelLoaded: rssModel, indexHeld: rssIndex, end: rssMb(server), peak: server.peakRssMb() },
+      rssMb: { modelLoaded: rssModel, indexHeld: rssIndex, end: rssEnd, peak: server.peakRssMb() },
       indexMb: (index.indexBytes ?? 0) / 2 ** 20,
+      memoryMb: { modelLoaded: memModel, beforeWrites: memBeforeWrites, end: memEnd, endCollected: memCollected },
     };
   } finally {
     await db.end();

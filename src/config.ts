@@ -65,6 +65,8 @@ export interface EmbeddingSettings {
   workers: number;
   /** local: texts per model call; the WebAssembly heap grows to the largest call and never shrinks */
   localBatch: number;
+  /** local: texts per model call for the documents of writes (a query waits for one such call at most) */
+  localWriteBatch: number;
   /** texts waiting for a worker or an endpoint before more are refused */
   queue: number;
   /** repeated texts answered from memory, per (organization, model, purpose, text) */
@@ -243,6 +245,7 @@ function embeddings(env: Env): EmbeddingSettings {
     batchSize: int(env, 'EMBEDDINGS_BATCH_SIZE', 64, 1, 2048),
     workers: int(env, 'EMBEDDINGS_WORKERS', DEFAULT_LOCAL_WORKERS, 1, 256),
     localBatch: int(env, 'EMBEDDINGS_LOCAL_BATCH', 16, 1, 256),
+    localWriteBatch: int(env, 'EMBEDDINGS_LOCAL_WRITE_BATCH', 4, 1, 256),
     queue: int(env, 'EMBEDDINGS_QUEUE', 10_000, 1, 10_000_000),
     cacheEntries: int(env, 'EMBEDDINGS_CACHE_ENTRIES', 10_000, 0, 10_000_000),
   };

@@ -47,18 +47,32 @@ describe('the local provider', () => {
     expect(Math.hypot(...a)).toBeCloseTo(1, 6);
   });
 
-  it('runs one thread and model calls of at most 16 texts by default (each thread keeps a heap as large as its largest call)', async () => {
+  it('runs one thread, model calls of at most 16 query texts and 4 document texts by default (each thread keeps a heap as large as its largest call)', async () => {
     const defaults = loadConfig({}).embeddings;
-    expect([defaults.workers, defaults.localBatch]).toEqual([1, 16]);
+    expect([defaults.workers, defaults.localBatch, defaults.localWriteBatch]).toEqual([1, 16, 4]);
     expect(() => loadConfig({ EMBEDDINGS_LOCAL_BATCH: '0' })).toThrow(/EMBEDDINGS_LOCAL_BATCH/);
+    expect(() => loadConfig({ EMBEDDINGS_LOCAL_WRITE_BATCH: '0' })).toThrow(/EMBEDDINGS_LOCAL_WRITE_BATCH/);
     const e = s.app.embedder;
     const batches = embeddingMetrics(e).batches;
-    const before = (await batches.get()).values[0]?.value ?? 0;
-    const texts = Array.from({ length: 40 }, (_, i) => `batch probe ${i}: the warehouse shipped parcel number ${i * 7}`);
-    const vectors = await e.embed('org-batch', texts, 'document');
-    expect(vectors).toHaveLength(40);
-    // 40 texts in one line leave in calls of 16, 16 and 8
-    expect((await batches.get()).values[0].value - before).toBe(3);
+    const count = async () => (await batches.get()).values[0]?.value ?? 0;
+    const texts = (kind: string) =>
+      Array.from({ length: 40 }, (_, i) => `batch probe ${kind} ${i}: the warehouse shipped parcel number ${i * 7}`);
+    let before = await count();
+    expect(await e.embed('org-batch', texts('query'), 'query')).toHaveLength(40);
+    // 40 queries in one line leave in calls of 16, 16 and 8
+    expect((await count()) - before).toBe(3);
+    before = await count();
+    expect(await e.embed('org-batch', texts('document'), 'document')).toHaveLength(40);
+    // 40 documents leave in calls of 4: a query arriving meanwhile waits for one small call at most
+    expect((await count()) - before).toBe(10);
+  });
+
+  it('gives the same vectors whatever the call a text is embedded in', async () => {
+    const e = s.app.embedder;
+    const texts = Array.from({ length: 9 }, (_, i) => `same vector probe ${i}: the ferry left the pier at ${i} o'clock`);
+    const asDocuments = await e.embed('org-same-a', texts, 'document');
+    const one = await e.embed('org-same-b', [texts[5]], 'document');
+    expect(one[0]).toEqual(asDocuments[5]);
   });
 
   it("puts a recall's query ahead of the documents of a large write waiting for the model", async () => {

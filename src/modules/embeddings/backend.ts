@@ -21,5 +21,7 @@ export interface EmbeddingBackend {
   dimension(): number | null;
   /** One raw vector per text, in order. `signal` aborts when the call's time is up. */
   embedTexts(texts: string[], purpose: EmbeddingPurpose, signal: AbortSignal): Promise<number[][]>;
+  /** local: each inference thread's memory (its JavaScript heap and WebAssembly memory, bytes) */
+  memory?(): Promise<{ heap: number; wasm: number; nice: number | null }[]>;
   close(): Promise<void>;
 }

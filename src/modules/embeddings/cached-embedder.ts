@@ -114,6 +114,11 @@ export class CachedEmbedder implements Embedder {
     }
   }
 
+  /** Each local inference thread's memory in bytes (none for an endpoint). */
+  async workerMemory(): Promise<{ heap: number; wasm: number; nice: number | null }[]> {
+    return (await this.backend.memory?.()) ?? [];
+  }
+
   close(): Promise<void> {
     return this.backend.close();
   }

@@ -26,7 +26,12 @@ export function createEmbedder(settings: EmbeddingSettings, log: Logger): Embedd
       embedder = noneEmbedder();
       break;
     case 'local':
-      embedder = new CachedEmbedder(new LocalBackend(settings.workers, settings.localBatch, metrics, log), opts, metrics, log);
+      embedder = new CachedEmbedder(
+        new LocalBackend({ workers: settings.workers, batch: settings.localBatch, writeBatch: settings.localWriteBatch }, metrics, log),
+        opts,
+        metrics,
+        log,
+      );
       break;
     case 'openai':
       embedder = new CachedEmbedder(new OpenAiBackend(settings, metrics, log), opts, metrics, log);

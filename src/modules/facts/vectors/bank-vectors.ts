@@ -228,9 +228,14 @@ export class BankVectors {
     const block = Math.floor(slot / EXACT_BLOCK);
     const at = (slot % EXACT_BLOCK) * this.dim;
     while (this.exact.length <= block) this.exact.push(new Float32Array(0));
-    // a block grows by doubling up to EXACT_BLOCK slots (a small bank holds little); full blocks never move
+    // a block grows by doubling up to EXACT_BLOCK slots (a small bank holds little); full blocks never
+    // move. A block the bank already has slots for (a bank being read reserves each chunk's) is made
+    // whole at once: doubling it there would allocate and drop twice its size, which the allocator
+    // keeps as fragments after the bank is read.
     if (this.exact[block].length <= at) {
-      const grown = new Float32Array(Math.min(EXACT_BLOCK, Math.max(16, 2 * ((slot % EXACT_BLOCK) + 1))) * this.dim);
+      const whole = this.flags.length >= (block + 1) * EXACT_BLOCK;
+      const slots = whole ? EXACT_BLOCK : Math.min(EXACT_BLOCK, Math.max(16, 2 * ((slot % EXACT_BLOCK) + 1)));
+      const grown = new Float32Array(slots * this.dim);
       grown.set(this.exact[block]);
       this.exact[block] = grown;
     }

@@ -172,7 +172,15 @@ export class FactIndex {
 
   /** Reads the changed facts again and moves, replaces or removes them in the banks held. */
   private async apply(em: EntityManager, orgId: string, org: OrgVectors, ids: string[]): Promise<void> {
-    const rows = await runRows(em, indexRows(orgId).where('f.id', '=', raw<string>`any(${ids}::uuid[])`));
+    // only the rows now in a bank held (a fact moved elsewhere or deleted is removed below): the
+    // writes of a bank no recall reads are not read back
+    const held = [...org.banks.keys()];
+    const rows = await runRows(
+      em,
+      indexRows(orgId)
+        .where('f.id', '=', raw<string>`any(${ids}::uuid[])`)
+        .where('f.bank_id', '=', raw<string>`any(${held}::text[])`),
+    );
     const bankOfRow = new Map(rows.map((r) => [r.id, r.bank_id]));
     for (const [name, bank] of org.banks) for (const id of ids) if (bankOfRow.get(id) !== name) bank.remove(id);
     const touched = new Set<string>();

@@ -13,7 +13,7 @@ import { runFanOut, type FanOutResult } from './fanout';
 import { compareAnswers } from './answers';
 import { measureAlternating, once, type LoadResult, type Target } from './load';
 import { markdown, type Row } from './report';
-import { insertKey, noisyMarkdown, runNoisyTenant, UNBOUNDED, type NoisyResult } from './noisy';
+import { insertKey, noisyMarkdown, runNoisyTenant, seedNoisyMemoryAgent, UNBOUNDED, type NoisyResult } from './noisy';
 import { loadBenchData } from './data';
 import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
@@ -325,6 +325,7 @@ async function main(): Promise<void> {
       progress.start('noisy-tenant');
       const budgeted = await startChild('graphql-budgets', 'graphql-server', { ...baseEnv, MIGRATE_ON_START: 'false' });
       children.push(budgeted);
+      await seedNoisyMemoryAgent(db.url, orgId);
       noisy = await runNoisyTenant({
         budgetedUrl: `http://127.0.0.1:${budgeted.port}/graphql`,
         unbudgetedUrl: gqlUrl,

@@ -324,10 +324,16 @@ async function main(): Promise<void> {
     if (!args.only.length || args.only.includes('noisy-tenant')) {
       progress.start('noisy-tenant');
       const budgeted = await startChild('graphql-budgets', 'graphql-server', { ...baseEnv, MIGRATE_ON_START: 'false' });
-      children.push(budgeted);
+      const firstCome = await startChild('graphql-first-come', 'graphql-server', {
+        ...baseEnv,
+        MIGRATE_ON_START: 'false',
+        RUNNING_SLOTS: '0',
+      });
+      children.push(budgeted, firstCome);
       await seedNoisyMemoryAgent(db.url, orgId);
       noisy = await runNoisyTenant({
         budgetedUrl: `http://127.0.0.1:${budgeted.port}/graphql`,
+        firstComeUrl: `http://127.0.0.1:${firstCome.port}/graphql`,
         unbudgetedUrl: gqlUrl,
         quietToken: await insertKey(db.url, seeded.otherOrgId, 'VIEWER', 'quiet'),
         heavyToken: await insertKey(db.url, orgId, 'AGENT', 'heavy'),

@@ -93,8 +93,11 @@ interface Flood {
 interface Beside extends Latency {
   /** what the heavy key sent */
   sends: string;
-  /** default budgets, or budgets out of reach (what the budgets buy) */
-  budgets: 'default' | 'out of reach';
+  /**
+   * default budgets, the same without the instance's fair running slots (RUNNING_SLOTS=0: slots
+   * per key and organization only, first come first served), or budgets out of reach
+   */
+  budgets: 'default' | 'default, first come' | 'out of reach';
   heavy: Flood;
 }
 export interface NoisyResult {
@@ -190,6 +193,8 @@ async function beside(
  */
 export async function runNoisyTenant(o: {
   budgetedUrl: string;
+  /** default budgets without the instance's fair running slots */
+  firstComeUrl: string;
   unbudgetedUrl: string;
   quietToken: string;
   heavyToken: string;
@@ -199,20 +204,21 @@ export async function runNoisyTenant(o: {
 }): Promise<NoisyResult> {
   const load = { rate: o.rate, connections: o.connections, duration: o.duration };
   // warm both servers (plans, pools, caches) with a few of each request
-  for (const url of [o.budgetedUrl, o.unbudgetedUrl]) await quiet(url, o.quietToken, o.rate, 2);
+  for (const url of [o.budgetedUrl, o.firstComeUrl, o.unbudgetedUrl]) await quiet(url, o.quietToken, o.rate, 2);
   const idle = await quiet(o.budgetedUrl, o.quietToken, o.rate, o.duration);
   const runs: Beside[] = [];
   // the largest page without budgets would only repeat what the page of 20 shows
   await preflight(o.budgetedUrl, o.heavyToken, HEAVY_MIX);
   const mix = { name: 'the heavy mix (pages of 100 with lists, recallEpisodes of 100, memoryContext over 10,000)', query: HEAVY_MIX };
   const plan: [{ name: string; query: string | Body[] }, Beside['budgets']][] = [
+    [mix, 'default, first come'],
     [mix, 'default'],
     [HEAVY[0], 'default'],
     [HEAVY[0], 'out of reach'],
     [HEAVY[1], 'default'],
   ];
   for (const [heavy, budgets] of plan) {
-    const url = budgets === 'default' ? o.budgetedUrl : o.unbudgetedUrl;
+    const url = { default: o.budgetedUrl, 'default, first come': o.firstComeUrl, 'out of reach': o.unbudgetedUrl }[budgets];
     runs.push({ sends: heavy.name, budgets, ...(await beside(url, o.quietToken, o.heavyToken, heavy.query, load)) });
     // a server without budgets is still working through the flood's last requests
     await new Promise((r) => setTimeout(r, 3000));

@@ -104,7 +104,7 @@ export async function startHttpServer(services: Services, port: number, host?: s
   const metrics = new Metrics(orm);
   for (const m of embeddingMetrics(services.embedder).all()) metrics.registry.registerMetric(m);
   const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
-  const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
+  const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused, config.runningSlots);
   const door = new BudgetDoor(refused);
   const ws = attachWebSocketServer(httpServer, schema, services, metrics, budgets);
   const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');

@@ -71,9 +71,10 @@ export async function seedNoisyMemoryAgent(dbUrl: string, orgId: string): Promis
   }
 }
 
-/** Settings that put every budget and per-key cap out of reach of the benchmark's load. */
+/** Settings that put every budget, per-key cap and the instance's running slots out of reach of the benchmark's load. */
 export const UNBOUNDED: Record<string, string> = {
   ...UNBOUNDED_BUDGETS,
+  RUNNING_SLOTS: '0',
   WS_SOCKETS_PER_KEY: '1000000',
   WS_SUBSCRIPTIONS_PER_KEY: '1000000',
 };

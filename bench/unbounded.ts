@@ -9,5 +9,4 @@ const OUT_OF_REACH = '1000000,1000000000,1000,1000000000000';
 export const UNBOUNDED_BUDGETS: Record<string, string> = {
   ...Object.fromEntries(Object.keys(DEFAULT_BUDGETS.roles).map((role) => [`BUDGET_${role}`, OUT_OF_REACH])),
   BUDGET_ORG: OUT_OF_REACH,
-  RUNNING_SLOTS: '0',
 };

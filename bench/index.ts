@@ -329,11 +329,17 @@ async function main(): Promise<void> {
         MIGRATE_ON_START: 'false',
         RUNNING_SLOTS: '0',
       });
-      children.push(budgeted, firstCome);
+      const twoSlots = await startChild('graphql-two-slots', 'graphql-server', {
+        ...baseEnv,
+        MIGRATE_ON_START: 'false',
+        RUNNING_SLOTS: '2',
+      });
+      children.push(budgeted, firstCome, twoSlots);
       await seedNoisyMemoryAgent(db.url, orgId);
       noisy = await runNoisyTenant({
         budgetedUrl: `http://127.0.0.1:${budgeted.port}/graphql`,
         firstComeUrl: `http://127.0.0.1:${firstCome.port}/graphql`,
+        twoSlotsUrl: `http://127.0.0.1:${twoSlots.port}/graphql`,
         unbudgetedUrl: gqlUrl,
         quietToken: await insertKey(db.url, seeded.otherOrgId, 'VIEWER', 'quiet'),
         heavyToken: await insertKey(db.url, orgId, 'AGENT', 'heavy'),

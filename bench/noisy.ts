@@ -96,9 +96,10 @@ interface Beside extends Latency {
   sends: string;
   /**
    * default budgets, the same without the instance's fair running slots (RUNNING_SLOTS=0: slots
-   * per key and organization only, first come first served), or budgets out of reach
+   * per key and organization only, first come first served) or with two of them (RUNNING_SLOTS=2:
+   * the busy organization runs one request at a time), or budgets out of reach
    */
-  budgets: 'default' | 'default, first come' | 'out of reach';
+  budgets: 'default' | 'default, first come' | 'default, RUNNING_SLOTS=2' | 'out of reach';
   heavy: Flood;
 }
 export interface NoisyResult {
@@ -196,6 +197,8 @@ export async function runNoisyTenant(o: {
   budgetedUrl: string;
   /** default budgets without the instance's fair running slots */
   firstComeUrl: string;
+  /** default budgets with two fair running slots */
+  twoSlotsUrl: string;
   unbudgetedUrl: string;
   quietToken: string;
   heavyToken: string;
@@ -205,7 +208,7 @@ export async function runNoisyTenant(o: {
 }): Promise<NoisyResult> {
   const load = { rate: o.rate, connections: o.connections, duration: o.duration };
   // warm both servers (plans, pools, caches) with a few of each request
-  for (const url of [o.budgetedUrl, o.firstComeUrl, o.unbudgetedUrl]) await quiet(url, o.quietToken, o.rate, 2);
+  for (const url of [o.budgetedUrl, o.firstComeUrl, o.twoSlotsUrl, o.unbudgetedUrl]) await quiet(url, o.quietToken, o.rate, 2);
   const idle = await quiet(o.budgetedUrl, o.quietToken, o.rate, o.duration);
   const runs: Beside[] = [];
   // the largest page without budgets would only repeat what the page of 20 shows
@@ -214,12 +217,18 @@ export async function runNoisyTenant(o: {
   const plan: [{ name: string; query: string | Body[] }, Beside['budgets']][] = [
     [mix, 'default, first come'],
     [mix, 'default'],
+    [mix, 'default, RUNNING_SLOTS=2'],
     [HEAVY[0], 'default'],
     [HEAVY[0], 'out of reach'],
     [HEAVY[1], 'default'],
   ];
   for (const [heavy, budgets] of plan) {
-    const url = { default: o.budgetedUrl, 'default, first come': o.firstComeUrl, 'out of reach': o.unbudgetedUrl }[budgets];
+    const url = {
+      default: o.budgetedUrl,
+      'default, first come': o.firstComeUrl,
+      'default, RUNNING_SLOTS=2': o.twoSlotsUrl,
+      'out of reach': o.unbudgetedUrl,
+    }[budgets];
     runs.push({ sends: heavy.name, budgets, ...(await beside(url, o.quietToken, o.heavyToken, heavy.query, load)) });
     // a server without budgets is still working through the flood's last requests
     await new Promise((r) => setTimeout(r, 3000));

@@ -21,7 +21,7 @@ const HEAVY = [
 ] as const;
 
 /** The agent of the heavy mix's memoryContext: 100 episodes of 100 segments, 10,000 candidates. */
-export const NOISY_MEMORY_AGENT = 'agent-noisy-memory';
+const NOISY_MEMORY_AGENT = 'agent-noisy-memory';
 /** The agent whose episodes (with embeddings) the heavy mix's recallEpisodes ranks. */
 const RECALL_AGENT = 'agent-recall';
 const EMBEDDING_DIM = 64;

@@ -111,6 +111,9 @@ describe('a quiet organization beside a busy one on a server with two running sl
     // the busy organization still runs one request; the others have not started
     expect(await blocked()).toBe(1);
     expect(s.app.server.budgets.running()).toEqual({ active: 1, waiting: 3 });
+    const metrics = await (await fetch(s.url.replace('/graphql', '/metrics'))).text();
+    expect(metrics).toContain('graphql_running_slots{state="active"} 1');
+    expect(metrics).toContain('graphql_running_slots{state="waiting"} 3');
     await unlock();
     for (const p of await Promise.all(pages)) expect(p).toEqual({ status: 200, body: { data: { episodes: { edges: [] } } } });
     expect(s.app.server.budgets.running()).toEqual({ active: 0, waiting: 0 });

@@ -11,6 +11,7 @@ import {
   validate,
   type ValidationRule,
 } from 'graphql';
+import { Gauge } from 'prom-client';
 import { currentRequestScope } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
@@ -64,6 +65,18 @@ export class Pipeline {
     this.budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused, config.runningSlots);
     this.door = new BudgetDoor(refused);
     this.wsRules = [...specifiedRules, ...limitRules, ...(config.production ? [NoSchemaIntrospectionCustomRule] : [])];
+    const budgets = this.budgets;
+    new Gauge({
+      name: 'graphql_running_slots',
+      help: "Requests holding one of the instance's fair running slots (active) and waiting for one (waiting)",
+      labelNames: ['state'],
+      registers: [metrics.registry],
+      collect() {
+        const { active, waiting } = budgets.running();
+        this.set({ state: 'active' }, active);
+        this.set({ state: 'waiting' }, waiting);
+      },
+    });
   }
 
   /** 1 (HTTP): the rates and a running slot, held until the response is done; throws RATE_LIMITED. */

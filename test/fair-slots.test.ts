@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { loadConfig } from '../src/config';
@@ -52,8 +53,8 @@ describe('running slots shared fairly by organizations', () => {
     expect(slots.usage()).toEqual({ active: 0, waiting: 0 });
   });
 
-  it('reads RUNNING_SLOTS (default 4, 0 for none) and refuses anything else naming the variable', () => {
-    expect(loadConfig({}).runningSlots).toBe(4);
+  it('reads RUNNING_SLOTS (default twice the cores, 0 for none) and refuses anything else naming the variable', () => {
+    expect(loadConfig({}).runningSlots).toBe(2 * availableParallelism());
     expect(loadConfig({ RUNNING_SLOTS: '0' }).runningSlots).toBe(0);
     expect(() => loadConfig({ RUNNING_SLOTS: '-1' })).toThrow('invalid RUNNING_SLOTS');
   });

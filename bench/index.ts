@@ -13,7 +13,7 @@ import { runFanOut, type FanOutResult } from './fanout';
 import { compareAnswers } from './answers';
 import { measureAlternating, once, type LoadResult, type Target } from './load';
 import { markdown, type Row } from './report';
-import { insertKey, noisyMarkdown, runNoisyTenant, UNBOUNDED, type NoisyResult } from './noisy';
+import { insertKey, noisyMarkdown, runNoisyTenant, seedNoisyMemoryAgent, UNBOUNDED, type NoisyResult } from './noisy';
 import { loadBenchData } from './data';
 import { compareRecall, type RecallAgreement } from './recall-agreement';
 import { fanOut, scenarios } from './scenarios';
@@ -324,9 +324,22 @@ async function main(): Promise<void> {
     if (!args.only.length || args.only.includes('noisy-tenant')) {
       progress.start('noisy-tenant');
       const budgeted = await startChild('graphql-budgets', 'graphql-server', { ...baseEnv, MIGRATE_ON_START: 'false' });
-      children.push(budgeted);
+      const firstCome = await startChild('graphql-first-come', 'graphql-server', {
+        ...baseEnv,
+        MIGRATE_ON_START: 'false',
+        RUNNING_SLOTS: '0',
+      });
+      const twoSlots = await startChild('graphql-two-slots', 'graphql-server', {
+        ...baseEnv,
+        MIGRATE_ON_START: 'false',
+        RUNNING_SLOTS: '2',
+      });
+      children.push(budgeted, firstCome, twoSlots);
+      await seedNoisyMemoryAgent(db.url, orgId);
       noisy = await runNoisyTenant({
         budgetedUrl: `http://127.0.0.1:${budgeted.port}/graphql`,
+        firstComeUrl: `http://127.0.0.1:${firstCome.port}/graphql`,
+        twoSlotsUrl: `http://127.0.0.1:${twoSlots.port}/graphql`,
         unbudgetedUrl: gqlUrl,
         quietToken: await insertKey(db.url, seeded.otherOrgId, 'VIEWER', 'quiet'),
         heavyToken: await insertKey(db.url, orgId, 'AGENT', 'heavy'),

@@ -67,7 +67,7 @@ export class Progress {
 /**
  * The steps of a benchmark run and what each should take by its settings: seeding (about 70 s per
  * unit of scale or 100,000 facts on the 2-core development machine), each scenario's warm-up and
- * window per server, the fan-out (about 15 s per transport), the noisy tenant (idle, then three
+ * window per server, the fan-out (about 15 s per transport), the noisy tenant (idle, then six
  * floods with pauses) and the peer comparison.
  */
 export function benchSteps(
@@ -82,7 +82,7 @@ export function benchSteps(
     if (chosen(s.id))
       steps.push({ id: s.id, title: s.title, nominalMs: (s.raw !== false && !a.noRaw ? 2 : 1) * (a.warmup + a.duration) * 1000 });
   if (chosen(fanOut.id)) steps.push({ id: fanOut.id, title: '9 feedbackAdded fan-out', nominalMs: (redis ? 2 : 1) * 15_000 });
-  if (chosen('noisy-tenant')) steps.push({ id: 'noisy-tenant', title: 'noisy tenant', nominalMs: (19 + 4 * a.duration) * 1000 });
+  if (chosen('noisy-tenant')) steps.push({ id: 'noisy-tenant', title: 'noisy tenant', nominalMs: (38 + 7 * a.duration) * 1000 });
   // three scenarios, each on three servers (ours on two runtimes, PostGraphile)
   if (chosen('peers')) steps.push({ id: 'peers', title: 'PostGraphile as a peer', nominalMs: 9 * (a.warmup + a.duration) * 1000 });
   return steps;

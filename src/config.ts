@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { resolve } from 'node:path';
 import type { Role } from './modules/orgs';
 
@@ -119,6 +120,8 @@ export interface Config {
   quotas: Quotas;
   /** WebSockets open at once per API key, and operations (subscriptions, queries in flight) open at once per key over all its sockets; per instance */
   wsSocketsPerKey: number;
+  /** requests executing at once on one instance over every organization, shared fairly (0: no such cap); default twice the cores */
+  runningSlots: number;
   wsSubscriptionsPerKey: number;
   /** when set, `/metrics` requires `Authorization: Bearer <metricsToken>` */
   metricsToken: string | null;
@@ -312,6 +315,7 @@ export function loadConfig(env: Env = process.env): Config {
       bytes: int(env, 'QUOTA_BYTES', DEFAULT_QUOTAS.bytes, 0, Number.MAX_SAFE_INTEGER),
     },
     wsSocketsPerKey: int(env, 'WS_SOCKETS_PER_KEY', 100, 1, 1_000_000),
+    runningSlots: int(env, 'RUNNING_SLOTS', 2 * availableParallelism(), 0, 100_000),
     wsSubscriptionsPerKey: int(env, 'WS_SUBSCRIPTIONS_PER_KEY', 500, 1, 10_000_000),
     metricsToken,
     metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),

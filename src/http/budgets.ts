@@ -3,6 +3,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAb
 import type { Budget, BudgetSettings } from '../config';
 import type { Logger } from '../core/logger';
 import type { Role } from '../modules/orgs';
+import { FairSlots } from './fair-slots';
 import { Slots } from './slots';
 
 export type BudgetScope = 'key' | 'org';
@@ -90,12 +91,16 @@ export class Budgets {
   private readonly keys: Record<Role, Rates>;
   private readonly org: Rates;
   private readonly slots: Record<BudgetScope, Slots>;
+  /** the instance's running slots, shared fairly by organizations (none when `running` is 0) */
+  private readonly fair: FairSlots | null;
 
   constructor(
     private readonly settings: BudgetSettings,
     private readonly redis: Redis | null,
     private readonly onRefused: (e: OverBudget) => void = () => {},
+    running = 0,
   ) {
+    this.fair = running > 0 ? new FairSlots(running) : null;
     const rates = (name: string, budget: Budget): Rates => ({
       requests: this.limiter(`${name}:req`, budget.requestsPerSecond),
       points: this.limiter(`${name}:pts`, budget.pointsPerSecond),
@@ -131,19 +136,30 @@ export class Budgets {
     await this.spend(s, 'bytes', (r) => Math.min(Math.ceil(bytes), r.budget.bytesPerSecond * this.settings.windowSeconds));
   }
 
-  /** Waits for a running slot of the key and of its organization; resolves with the function that frees both. */
+  /**
+   * Waits for a running slot of the key and of its organization, then for one of the instance's
+   * (given fairly across organizations); resolves with the function that frees them all.
+   */
   async slot(s: Spender): Promise<() => void> {
     const releaseKey = await this.take('key', s.apiKeyId, this.keys[s.role].budget.concurrent);
+    let releaseOrg: () => void;
     try {
-      const releaseOrg = await this.take('org', s.orgId, this.org.budget.concurrent);
-      return () => {
-        releaseOrg();
-        releaseKey();
-      };
+      releaseOrg = await this.take('org', s.orgId, this.org.budget.concurrent);
     } catch (e) {
       releaseKey();
       throw e;
     }
+    const releaseRun = this.fair ? await this.fair.acquire(s.orgId) : null;
+    return () => {
+      releaseRun?.();
+      releaseOrg();
+      releaseKey();
+    };
+  }
+
+  /** requests running and waiting for the instance's fair slots, over every organization */
+  running(): { active: number; waiting: number } {
+    return this.fair?.usage() ?? { active: 0, waiting: 0 };
   }
 
   /** running and waiting requests of a key or organization on this instance */

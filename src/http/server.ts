@@ -7,31 +7,29 @@ import {
   ApolloServerPluginInlineTraceDisabled,
   ApolloServerPluginLandingPageDisabled,
 } from '@apollo/server/plugin/disabled';
-import express, { type NextFunction, type Request, type Response } from 'express';
+import express, { type Express, type NextFunction, type Request, type Response } from 'express';
 import { StartupError } from '../core/errors';
+import type { Logger } from '../core/logger';
 import { portIsFree } from '../core/ports';
 import { newRequestId, currentRequestScope, runInRequestScope } from '../core/request-scope';
 import { migrationsApplied } from '../db/orm';
 import { buildAppSchema } from '../graphql/build-schema';
 import type { Context } from '../graphql/context.type';
-import { makeContext, viewerFor } from '../graphql/context';
 import { CompiledExecution } from '../graphql/compiled-execution';
-import { formatGraphQLError } from '../graphql/errors';
 import { LIMITS, limitRules } from '../graphql/limits';
 import { embeddingMetrics } from '../modules/embeddings';
 import type { Services } from '../graphql/services';
 import type { Viewer } from '../modules/orgs';
 import { documentLimits, documentRefusal } from './document-limits';
 import { bodyRefusal, isPlainJsonPost, parseJsonBody, readBody, serveGraphql } from './graphql-post';
-import { BudgetDoor } from './budget-door';
 import { answerAndClose, bodyDeadline, hasBody, isClientAbort, logClientLeft, refusalBeforeBody } from './body-guard';
 import { mountDashboard } from './dashboard';
-import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
-import { Budgets, budgetStore, type OverBudget } from './budgets';
+import type { Budgets } from './budgets';
 import { Metrics } from './metrics';
 import { mountMetrics } from './metrics-endpoint';
 import { operationPlugin } from './operation-plugin';
 import { otlpTraces } from './otlp-route';
+import { Pipeline } from './pipeline';
 import { logRequest, requestLog } from './request-log';
 import { attachWebSocketServer, type GraphqlWsServer } from './ws';
 
@@ -50,10 +48,24 @@ export interface RunningServer {
   stop(): Promise<void>;
 }
 
+type HttpError = { status?: number; message?: string };
+
 function errorBody(status: number, code: string, message: string) {
   const scope = currentRequestScope();
   if (scope) scope.errorCode ??= code;
   return { status, body: { errors: [{ message, extensions: { code, requestId: scope?.requestId } }] } };
+}
+
+/** A failure outside GraphQL (a body too large or not JSON, an unexpected fault) in the GraphQL error shape. */
+function httpFailure(log: Logger, err: HttpError) {
+  const e =
+    err.status === 413
+      ? errorBody(413, 'PAYLOAD_TOO_LARGE', `request body exceeds ${LIMITS.bodyBytes} bytes`)
+      : err.status && err.status < 500
+        ? errorBody(err.status, 'BAD_REQUEST', err.message ?? 'bad request')
+        : errorBody(500, 'INTERNAL_SERVER_ERROR', 'Unexpected error');
+  if (e.status >= 500) log.error({ err }, 'unexpected HTTP error');
+  return e;
 }
 
 /** The bytes of a request's body that Express read: its declared length, else (chunked) the parsed body's size. */
@@ -77,53 +89,10 @@ const busyPort = (port: number, code = 'EADDRINUSE') =>
     `port ${port} (PORT) ${code === 'EACCES' ? 'may not be used by this user' : 'is in use by another program'}: set PORT to a free port`,
   );
 
-/** Express 5 + Apollo Server 5 on `/graphql`, graphql-ws on the same port and path, health and metrics. */
-export async function startHttpServer(services: Services, port: number, host?: string): Promise<RunningServer> {
-  const { config, log, orm } = services;
-  const schema = buildAppSchema();
-  // a busy port is said in one sentence before anything listens (the WebSocket server would
-  // otherwise report the listen failure as an internal error of its own)
-  if (port !== 0 && !(await portIsFree(port, host))) throw busyPort(port);
-  const app = express();
-  app.disable('x-powered-by');
-  // no ETag on API answers: each would cost a hash of the whole body, and answers to POSTs are
-  // never revalidated
-  app.set('etag', false);
-  // POST /graphql with a whole JSON body skips Express (see ./graphql-post.ts); once Apollo has started
-  let plainPost: ((req: IncomingMessage, res: ServerResponse) => boolean) | null = null;
-  // a request's headers and then its body must each arrive within BODY_TIMEOUT_MS (./body-guard.ts);
-  // Node's own timeouts are the backstop, checked every second instead of every 30
-  const bodyMs = config.bodyTimeoutMs;
-  const httpServer = createServer(
-    { headersTimeout: bodyMs, requestTimeout: 2 * bodyMs + 1000, connectionsCheckingInterval: 1000 },
-    (req, res) => {
-      bodyDeadline(req, res, bodyMs);
-      if (!plainPost?.(req, res)) void app(req, res);
-    },
-  );
-  const metrics = new Metrics(orm);
-  for (const m of embeddingMetrics(services.embedder).all()) metrics.registry.registerMetric(m);
-  const refused = (e: OverBudget) => metrics.budgetRefusals.inc({ scope: e.scope, budget: e.kind });
-  const budgets = new Budgets(config.budgets, budgetStore(config.redisUrl, log), refused);
-  const door = new BudgetDoor(refused);
-  const ws = attachWebSocketServer(httpServer, schema, services, metrics, budgets);
-  const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');
-  void (async () => {
-    for await (const { apiKeyId } of revocations) {
-      const keys = new Set([apiKeyId]);
-      services.keyCache.forgetKeys(keys);
-      ws.closeForKeys(keys);
-    }
-  })();
-
-  const formatError = (error: unknown) => {
-    const formatted = formatGraphQLError(error, { production: config.production, log });
-    // the request's log line names the code of its first error
-    const scope = currentRequestScope();
-    if (scope) scope.errorCode ??= formatted.extensions?.code as string | undefined;
-    return formatted;
-  };
-  const execution = new CompiledExecution(schema, config.compiledExecution, (plan) => metrics.executions.inc({ plan }));
+/** Apollo Server over the pipeline: the limits as validation rules, the cost charged once the operation is resolved. */
+async function startApollo(httpServer: Server, pipeline: Pipeline, metrics: Metrics): Promise<ApolloServer<Context>> {
+  const { config, log } = pipeline.services;
+  const execution = new CompiledExecution(pipeline.schema, config.compiledExecution, (plan) => metrics.executions.inc({ plan }));
   const apollo = new ApolloServer<Context>({
     gateway: execution.gateway(),
     introspection: !config.production,
@@ -135,14 +104,10 @@ export async function startHttpServer(services: Services, port: number, host?: s
     persistedQueries: false,
     stopOnTerminationSignals: false, // main.ts owns signal handling (drain, then exit 0)
     validationRules: limitRules,
-    formatError: (_formatted, error) => formatError(error),
+    formatError: (_formatted, error) => pipeline.formatError(error),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
-      operationPlugin(
-        metrics,
-        (viewer, cost, authorization) => chargeHttpOperation(budgets, door, viewer, cost, authorization),
-        formatError,
-      ),
+      operationPlugin(metrics, (viewer, cost, authorization) => pipeline.chargeHttp(viewer, cost, authorization), pipeline.formatError),
       // no HTTP cache hints are served; the cache-control plugin would wrap every field resolver
       // of the schema (HTTP and WebSocket) with a per-field hook
       ApolloServerPluginCacheControlDisabled(),
@@ -153,131 +118,194 @@ export async function startHttpServer(services: Services, port: number, host?: s
     logger: log,
   });
   await apollo.start();
+  return apollo;
+}
 
-  // request id and one log line per request
-  app.use(requestLog(log, metrics));
-
+/** `/healthz` (the process answers) and `/readyz` (the database answers and its migrations are applied). */
+function mountHealth(app: Express, services: Services): void {
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
   let migrated = false;
   app.get('/readyz', async (_req, res) => {
     try {
-      await orm.em.fork().execute('SELECT 1');
-      migrated ||= await migrationsApplied(orm);
+      await services.orm.em.fork().execute('SELECT 1');
+      migrated ||= await migrationsApplied(services.orm);
       if (!migrated) {
         res.status(503).json({ status: 'migrations pending' });
         return;
       }
       res.json({ status: 'ready' });
     } catch (err) {
-      log.warn({ err }, 'readiness check failed');
+      services.log.warn({ err }, 'readiness check failed');
       res.status(503).json({ status: 'database unreachable' });
     }
   });
-  const metricsEndpoint = await mountMetrics(app, metrics, config, log);
-  mountDashboard(app, { explorer: config.explorer });
+}
 
-  // the caller of a request with a body is known from its headers before the body is read: a
-  // request without a valid key is answered at once and its connection closed, its body never read
-  const viewers = new WeakMap<IncomingMessage, Viewer>();
-  const authenticateFirst = async (req: IncomingMessage, res: ServerResponse): Promise<Viewer | null> => {
+/**
+ * The HTTP transport of `/graphql` over the pipeline: the caller of a request with a body is
+ * known from its headers before the body is read (a request without a valid key is answered at
+ * once and its connection closed, its body never read); the rest goes through Apollo Server. A
+ * POST with a whole JSON body skips Express (`plainPost`); every other request takes `route`.
+ */
+class GraphqlHttp {
+  private readonly viewers = new WeakMap<IncomingMessage, Viewer>();
+  posts = 0;
+  /** Express's handlers of `/graphql`, after the door. */
+  readonly route: express.RequestHandler[];
+
+  constructor(
+    private readonly pipeline: Pipeline,
+    private readonly apollo: ApolloServer<Context>,
+    private readonly metrics: Metrics,
+  ) {
+    this.route = [
+      (req, res, next) => {
+        if (!hasBody(req)) return next(); // authenticated with the operation, as nothing waits to be read
+        void this.authenticateFirst(req, res).then((viewer) => {
+          if (!viewer) return;
+          this.viewers.set(req, viewer);
+          next();
+        });
+      },
+      express.json({ limit: LIMITS.bodyBytes }),
+      documentLimits(pipeline.formatError),
+      (req, res, next) => {
+        serveGraphql(this.apollo, req, res, req.body, () => this.context(req, res, requestBytes(req))).catch(next);
+      },
+    ];
+  }
+
+  /** authenticate: the caller, or null once the request was answered and its connection closed */
+  private async authenticateFirst(req: IncomingMessage, res: ServerResponse): Promise<Viewer | null> {
     try {
-      return await viewerFor(services, req.headers.authorization);
+      return await this.pipeline.authenticate(req.headers.authorization);
     } catch (err) {
-      const e = refusalBeforeBody(err, formatError);
+      const e = refusalBeforeBody(err, this.pipeline.formatError);
       answerAndClose(res, e.status, e.body);
       return null;
     }
-  };
-  const graphqlContext = async (req: IncomingMessage, res: ServerResponse, bodyBytes: number) => {
-    const viewer = viewers.get(req) ?? (await viewerFor(services, req.headers.authorization));
-    await admitHttpRequest(budgets, door, viewer, req, res, bodyBytes);
-    return makeContext(services, viewer, currentRequestScope()?.requestId ?? newRequestId());
-  };
-  app.use(
-    '/graphql',
-    door.middleware,
-    (req: Request, res: Response, next: NextFunction) => {
-      if (!hasBody(req)) return next(); // authenticated with the operation, as nothing waits to be read
-      void authenticateFirst(req, res).then((viewer) => {
-        if (!viewer) return;
-        viewers.set(req, viewer);
-        next();
-      });
-    },
-    express.json({ limit: LIMITS.bodyBytes }),
-    documentLimits(formatError),
-    (req: Request, res: Response, next: NextFunction) => {
-      serveGraphql(apollo, req, res, req.body, () => graphqlContext(req, res, requestBytes(req))).catch(next);
-    },
-  );
+  }
 
-  // OpenTelemetry trace exports (./otlp-route.ts)
-  const traces = otlpTraces(services, budgets, door, metrics);
-  app.post('/v1/traces', door.middleware, (req: Request, res: Response, next: NextFunction) => traces(req, res, next));
+  /** admit, then a context to execute with (Apollo asks for it before parsing the document) */
+  private async context(req: IncomingMessage, res: ServerResponse, bodyBytes: number): Promise<Context> {
+    const viewer = this.viewers.get(req) ?? (await this.pipeline.authenticate(req.headers.authorization));
+    await this.pipeline.admitHttp(viewer, req, res, bodyBytes);
+    return this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId());
+  }
 
-  // failures outside GraphQL (a body too large or not JSON, an unexpected fault) in the GraphQL error shape
-  const httpFailure = (err: { status?: number; message?: string }) => {
-    const e =
-      err.status === 413
-        ? errorBody(413, 'PAYLOAD_TOO_LARGE', `request body exceeds ${LIMITS.bodyBytes} bytes`)
-        : err.status && err.status < 500
-          ? errorBody(err.status, 'BAD_REQUEST', err.message ?? 'bad request')
-          : errorBody(500, 'INTERNAL_SERVER_ERROR', 'Unexpected error');
-    if (e.status >= 500) log.error({ err }, 'unexpected HTTP error');
-    return e;
-  };
-  const clientLeft = (err: unknown, req: IncomingMessage, res: ServerResponse) => logClientLeft(log, err, req, res);
-  app.use((err: { status?: number; message?: string }, req: Request, res: Response, _next: NextFunction) => {
-    if (isClientAbort(err, req)) return clientLeft(err, req, res);
-    if (res.headersSent) {
-      log.error({ err }, 'unexpected HTTP error after the answer started');
-      return void res.destroy();
-    }
-    const e = httpFailure(err);
+  private failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
+    const log = this.pipeline.services.log;
+    if (isClientAbort(err, req)) return logClientLeft(log, err, req, res);
+    if (res.headersSent) return void res.destroy();
+    const e = httpFailure(log, err as HttpError);
     sendJson(res, e.status, e.body);
-  });
+  }
 
-  // the request every GraphQL client sends, answered as the Express route above answers it
-  const answerPlainPost = async (req: IncomingMessage, res: ServerResponse) => {
-    const viewer = await authenticateFirst(req, res);
+  /** The request every GraphQL client sends, answered as the Express route answers it; false for any other. */
+  readonly plainPost = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (!isPlainJsonPost(req, LIMITS.bodyBytes) || !this.pipeline.door.admits(req.headers.authorization)) return false;
+    this.posts += 1;
+    const scope = logRequest(this.pipeline.services.log, this.metrics, req, res, '/graphql');
+    runInRequestScope(scope, () => void this.answerPlainPost(req, res));
+    return true;
+  };
+
+  private async answerPlainPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const viewer = await this.authenticateFirst(req, res);
     if (!viewer) return;
     try {
       const raw = await readBody(req);
       const body = parseJsonBody(raw);
       if (body === undefined) {
-        const e = httpFailure(await bodyRefusal(req, raw, LIMITS.bodyBytes));
+        const e = httpFailure(this.pipeline.services.log, await bodyRefusal(req, raw, LIMITS.bodyBytes));
         return sendJson(res, e.status, e.body);
       }
-      const refused = documentRefusal((body as { query?: unknown }).query, formatError);
+      const refused = documentRefusal((body as { query?: unknown }).query, this.pipeline.formatError);
       if (refused) return sendJson(res, 400, { errors: [refused] });
-      viewers.set(req, viewer);
-      await serveGraphql(apollo, req, res, body, () => graphqlContext(req, res, raw.length));
+      this.viewers.set(req, viewer);
+      await serveGraphql(this.apollo, req, res, body, () => this.context(req, res, raw.length));
     } catch (err) {
-      if (isClientAbort(err, req)) return clientLeft(err, req, res);
-      if (res.headersSent) return void res.destroy();
-      const e = httpFailure(err as { status?: number; message?: string });
-      sendJson(res, e.status, e.body);
+      this.failed(req, res, err);
     }
-  };
-  let plainPosts = 0;
-  plainPost = (req, res) => {
-    if (!isPlainJsonPost(req, LIMITS.bodyBytes) || !door.admits(req.headers.authorization)) return false;
-    plainPosts += 1;
-    const scope = logRequest(log, metrics, req, res, '/graphql');
-    runInRequestScope(scope, () => void answerPlainPost(req, res));
-    return true;
-  };
+  }
 
+  /** Express's last handler: failures outside GraphQL in the GraphQL error shape. */
+  readonly errors = (err: HttpError, req: Request, res: Response, _next: NextFunction) => {
+    if (!isClientAbort(err, req) && res.headersSent) {
+      this.pipeline.services.log.error({ err }, 'unexpected HTTP error after the answer started');
+      return void res.destroy();
+    }
+    this.failed(req, res, err);
+  };
+}
+
+/** The HTTP server: a request's headers and then its body must each arrive within BODY_TIMEOUT_MS (./body-guard.ts). */
+function createHttpServer(services: Services, handle: (req: IncomingMessage, res: ServerResponse) => void): Server {
+  const bodyMs = services.config.bodyTimeoutMs;
+  // Node's own timeouts are the backstop, checked every second instead of every 30
+  return createServer({ headersTimeout: bodyMs, requestTimeout: 2 * bodyMs + 1000, connectionsCheckingInterval: 1000 }, (req, res) => {
+    bodyDeadline(req, res, bodyMs);
+    handle(req, res);
+  });
+}
+
+/** A revoked key's sockets are closed, and it is forgotten by the key cache. */
+function watchRevocations(services: Services, ws: GraphqlWsServer) {
+  const revocations = services.bus.pubsub.subscribe('apiKeyRevoked');
+  void (async () => {
+    for await (const { apiKeyId } of revocations) {
+      const keys = new Set([apiKeyId]);
+      services.keyCache.forgetKeys(keys);
+      ws.closeForKeys(keys);
+    }
+  })();
+  return revocations;
+}
+
+async function listen(httpServer: Server, port: number, host: string | undefined): Promise<number> {
   await new Promise<void>((resolve, reject) => {
     httpServer.once('error', (err: NodeJS.ErrnoException) =>
       reject(err.code === 'EADDRINUSE' || err.code === 'EACCES' ? busyPort(port, err.code) : err),
     );
     httpServer.listen(port, host, () => resolve());
   });
-  const actualPort = (httpServer.address() as AddressInfo).port;
+  return (httpServer.address() as AddressInfo).port;
+}
 
+/** Express 5 + Apollo Server 5 on `/graphql`, graphql-ws on the same port and path, health and metrics. */
+export async function startHttpServer(services: Services, port: number, host?: string): Promise<RunningServer> {
+  const { config, log, orm } = services;
+  // a busy port is said in one sentence before anything listens (the WebSocket server would
+  // otherwise report the listen failure as an internal error of its own)
+  if (port !== 0 && !(await portIsFree(port, host))) throw busyPort(port);
+  const app = express();
+  app.disable('x-powered-by');
+  // no ETag on API answers: each would cost a hash of the whole body, and answers to POSTs are never revalidated
+  app.set('etag', false);
+  let graphql: GraphqlHttp | null = null; // once Apollo has started
+  const httpServer = createHttpServer(services, (req, res) => {
+    if (!graphql?.plainPost(req, res)) void app(req, res);
+  });
+  const metrics = new Metrics(orm);
+  for (const m of embeddingMetrics(services.embedder).all()) metrics.registry.registerMetric(m);
+  const pipeline = new Pipeline(services, buildAppSchema(), metrics);
+  const ws = attachWebSocketServer(httpServer, pipeline, metrics);
+  const revocations = watchRevocations(services, ws);
+  const apollo = await startApollo(httpServer, pipeline, metrics);
+  const http = new GraphqlHttp(pipeline, apollo, metrics);
+  app.use(requestLog(log, metrics)); // request id and one log line per request
+  mountHealth(app, services);
+  const metricsEndpoint = await mountMetrics(app, metrics, config, log);
+  mountDashboard(app, { explorer: config.explorer });
+  app.use('/graphql', pipeline.door.middleware, ...http.route);
+  // OpenTelemetry trace exports (./otlp-route.ts)
+  const traces = otlpTraces(services, pipeline.budgets, pipeline.door, metrics);
+  app.post('/v1/traces', pipeline.door.middleware, (req: Request, res: Response, next: NextFunction) => traces(req, res, next));
+  app.use(http.errors);
+  graphql = http;
+  const actualPort = await listen(httpServer, port, host);
   let stopping: Promise<void> | null = null;
   return {
     httpServer,
@@ -285,16 +313,16 @@ export async function startHttpServer(services: Services, port: number, host?: s
     url: `http://127.0.0.1:${actualPort}/graphql`,
     metrics,
     metricsUrl: metricsEndpoint.url,
-    budgets,
+    budgets: pipeline.budgets,
     ws,
-    plainPosts: () => plainPosts,
+    plainPosts: () => http.posts,
     stop: () =>
       (stopping ??= (async () => {
         await revocations.return?.();
         await ws.close();
         await apollo.stop(); // stops accepting, waits for in-flight requests up to the grace period
         await metricsEndpoint.close();
-        await budgets.close();
+        await pipeline.budgets.close();
       })()),
   };
 }

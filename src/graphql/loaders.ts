@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { batchingReads } from '../db/statement-batch';
+import DataLoader from 'dataloader';
+import { batchingReads, type IdsOfRows } from '../db/statement-batch';
 
 /** Builds one DataLoader (or any per-request cache) for an organization's request. */
 export type LoaderFactory<T> = (em: EntityManager, orgId: string) => T;
@@ -11,11 +12,29 @@ export type LoaderFactory<T> = (em: EntityManager, orgId: string) => T;
 /** A loader that depends on field arguments (a filter, a limit): one loader per distinct argument set. */
 export type KeyedLoaderFactory<A, T> = (em: EntityManager, orgId: string, args: A) => T;
 
+/**
+ * A loader of lists by parent id (an episode's context lists) that can also read ahead: the lists
+ * of parents whose ids another read of the same statement will give (an episode page), remembered
+ * as if each had been loaded.
+ */
+export class ListLoader<V> extends DataLoader<string, V[]> {
+  constructor(private readonly readLists: (ids: readonly string[]) => Promise<V[][]>) {
+    super(readLists);
+  }
+
+  /** Reads the lists of the parents `ids` will hold, in the statement of the read that gives them, and keeps them. */
+  async readAhead(ids: IdsOfRows): Promise<void> {
+    const lists = await this.readLists(ids);
+    ids.forEach((id, i) => this.prime(id, lists[i]));
+  }
+}
+
 export class Loaders {
   private readonly made = new Map<LoaderFactory<unknown>, unknown>();
   private readonly keyed = new Map<KeyedLoaderFactory<never, unknown>, Map<string, unknown>>();
 
-  private readonly em: EntityManager;
+  /** the request's reads through its statement batch */
+  readonly em: EntityManager;
 
   /**
    * Loaders read through one statement batch: the batches that loaders of a request dispatch

@@ -215,6 +215,8 @@ export async function seed(url: string, scale: number, orgId?: string, overrides
     await seedEpisodes(c, main, plan, plan.episodes);
     await seedEpisodes(c, other, plan, Math.max(1, Math.round(plan.episodes / 10)));
     await seedRecallEpisodes(c, main, plan);
+    // without statistics the planner takes the fresh tables for empty and joins the counters row by row (minutes)
+    await c.query('ANALYZE episodes, canvas_audits, feedback');
     await syncCounters(c, main);
     await syncCounters(c, other);
     await seedLearning(c, main, plan);

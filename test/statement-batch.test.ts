@@ -58,7 +58,7 @@ describe('context lists read together', () => {
     expect(s.sql.count, s.sql.statements.join('\n')).toBe(1);
     expect(s.sql.statements[0]).toMatch(/WITH q\d AS MATERIALIZED \(select .* from "episodes" as "e" where/);
     for (const table of ['episode_segments', 'episode_outputs', 'episode_facts', 'canvas_audits', 'feedback']) {
-      expect(s.sql.statements[0]).toMatch(new RegExp(`from "?${table}"?`));
+      expect(s.sql.statements[0]).toMatch(new RegExp(`from "?${table}"?`, "i"));
     }
   });
 

@@ -18,7 +18,8 @@ const LISTS = {
 } as const;
 const page = (lists: string[]) => `{ episodes(first: 30) { edges { node { id ${lists.join(' ')} } } } }`;
 /** The same page with its lists under a directive: read after the page, not ahead of it. */
-const pageThenLists = (lists: string[]) => `{ episodes(first: 30) { edges { node { id ... @include(if: true) { ${lists.join(' ')} } } } } }`;
+const pageThenLists = (lists: string[]) =>
+  `{ episodes(first: 30) { edges { node { id ... @include(if: true) { ${lists.join(' ')} } } } } }`;
 type Page = { episodes: { edges: { node: Record<string, unknown> }[] } };
 
 beforeAll(async () => {
@@ -58,7 +59,7 @@ describe('context lists read together', () => {
     expect(s.sql.count, s.sql.statements.join('\n')).toBe(1);
     expect(s.sql.statements[0]).toMatch(/WITH q\d AS MATERIALIZED \(select .* from "episodes" as "e" where/);
     for (const table of ['episode_segments', 'episode_outputs', 'episode_facts', 'canvas_audits', 'feedback']) {
-      expect(s.sql.statements[0]).toMatch(new RegExp(`from "?${table}"?`, "i"));
+      expect(s.sql.statements[0]).toMatch(new RegExp(`from "?${table}"?`, 'i'));
     }
   });
 
@@ -99,9 +100,15 @@ describe('context lists read together', () => {
         headers: { 'content-type': 'application/json', authorization: `Bearer ${org.token}` },
         body: JSON.stringify({ query }),
       });
-      const body = (await res.json()) as { data: unknown; errors: { message: string; path: unknown[]; extensions: { code: string; field?: string } }[] };
+      const body = (await res.json()) as {
+        data: unknown;
+        errors: { message: string; path: unknown[]; extensions: { code: string; field?: string } }[];
+      };
       // the request id and the location in the text differ between the two documents
-      return { data: body.data, errors: body.errors.map(({ message, path, extensions: { code, field } }) => ({ message, path, code, field })) };
+      return {
+        data: body.data,
+        errors: body.errors.map(({ message, path, extensions: { code, field } }) => ({ message, path, code, field })),
+      };
     };
     const ahead = await answer(`{ episodes(first: 2) { edges { node { id ${lists} } } } }`);
     expect(ahead.errors.map((e) => [e.path, e.code, e.field])).toEqual([

@@ -99,7 +99,9 @@ class StatementBatch {
       const params: unknown[] = [];
       const parts = batch.map((p, i) => {
         const sql = withIdsOf(p, sources, params);
-        return p.gives ? `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM q${i}) AS r${i}` : `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM (${sql}) q${i}) AS r${i}`;
+        return p.gives
+          ? `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM q${i}) AS r${i}`
+          : `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM (${sql}) q${i}) AS r${i}`;
       });
       // the reads that give ids are common table expressions, run once, that the others read
       const ctes = batch.flatMap((p, i) => (p.gives ? [`q${i} AS MATERIALIZED (${p.sql})`] : []));

@@ -78,9 +78,9 @@ describe('context lists read together', () => {
       `{ episodes(${args}) { edges { cursor node { id ${ahead ? lists : `... @include(if: true) { ${lists} }`} } } pageInfo { hasNextPage endCursor } } }`;
     let after: string | null = null;
     for (const first of [1, 7, 30]) {
-      const args = `first: ${first}${after ? `, after: "${after}"` : ''}, filter: { agentId: "agent" }`;
+      const args: string = `first: ${first}${after ? `, after: "${after}"` : ''}, filter: { agentId: "agent" }`;
       s.sql.reset();
-      const ahead = await gqlOk<{ episodes: Page['episodes'] & { pageInfo: { endCursor: string | null } } }, unknown>(
+      const ahead: { episodes: Page['episodes'] & { pageInfo: { endCursor: string | null } } } = await gqlOk(
         s.url,
         query(args, true),
         {},

@@ -1,6 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import DataLoader from 'dataloader';
-import { batchingReads, type IdsOfRows } from '../db/statement-batch';
+import { batchingReads } from '../db/statement-batch';
 
 /** Builds one DataLoader (or any per-request cache) for an organization's request. */
 export type LoaderFactory<T> = (em: EntityManager, orgId: string) => T;
@@ -11,23 +10,6 @@ export type LoaderFactory<T> = (em: EntityManager, orgId: string) => T;
  */
 /** A loader that depends on field arguments (a filter, a limit): one loader per distinct argument set. */
 export type KeyedLoaderFactory<A, T> = (em: EntityManager, orgId: string, args: A) => T;
-
-/**
- * A loader of lists by parent id (an episode's context lists) that can also read ahead: the lists
- * of parents whose ids another read of the same statement will give (an episode page), remembered
- * as if each had been loaded.
- */
-export class ListLoader<V> extends DataLoader<string, V[]> {
-  constructor(private readonly readLists: (ids: readonly string[]) => Promise<V[][]>) {
-    super(readLists);
-  }
-
-  /** Reads the lists of the parents `ids` will hold, in the statement of the read that gives them, and keeps them. */
-  async readAhead(ids: IdsOfRows): Promise<void> {
-    const lists = await this.readLists(ids);
-    ids.forEach((id, i) => this.prime(id, lists[i]));
-  }
-}
 
 export class Loaders {
   private readonly made = new Map<LoaderFactory<unknown>, unknown>();

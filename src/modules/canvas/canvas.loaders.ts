@@ -1,6 +1,6 @@
 import { prepared, sql } from '../../db/typed-sql';
-import { type KeyedLoaderFactory, ListLoader } from '../../graphql/loaders';
-import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
+import type { KeyedLoaderFactory } from '../../graphql/loaders';
+import { episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
 import type { CanvasAction } from '../shared';
 import { canvasColumns, canvasFromRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';

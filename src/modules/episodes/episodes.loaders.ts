@@ -1,10 +1,10 @@
 import { sql as raw, type Selectable } from 'kysely';
-import { type KeyedLoaderFactory, ListLoader } from '../../graphql/loaders';
+import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import type { EpisodeFactsTable } from '../../db/tables';
 import { prepared, rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
-import { camelCaseFields, episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
+import { camelCaseFields, episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 import { instantOf } from '../../core/instant';
 

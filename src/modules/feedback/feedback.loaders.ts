@@ -1,7 +1,7 @@
 import { sql as raw } from 'kysely';
 import { prepared, sql } from '../../db/typed-sql';
-import { type KeyedLoaderFactory, ListLoader } from '../../graphql/loaders';
-import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
+import type { KeyedLoaderFactory } from '../../graphql/loaders';
+import { episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { feedbackColumns, feedbackFromRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';

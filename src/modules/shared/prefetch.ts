@@ -1,6 +1,6 @@
 import { type FieldNode, getArgumentValues, type GraphQLResolveInfo, type GraphQLObjectType, Kind, type SelectionSetNode } from 'graphql';
 import type { Context } from '../../graphql/context.type';
-import type { ListLoader } from '../../graphql/loaders';
+import type { ListLoader } from './list-loader';
 import type { IdsOfRows } from '../../db/statement-batch';
 import { fieldNames } from './selection';
 

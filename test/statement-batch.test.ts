@@ -17,6 +17,9 @@ const LISTS = {
     'feedbackContext(limit: 5) { id episodeId agentId actorId actorUserId feedbackType rating score corrections before after meta accepted reason createdAt }',
 } as const;
 const page = (lists: string[]) => `{ episodes(first: 30) { edges { node { id ${lists.join(' ')} } } } }`;
+/** The same page with its lists under a directive: read after the page, not ahead of it. */
+const pageThenLists = (lists: string[]) =>
+  `{ episodes(first: 30) { edges { node { id ... @include(if: true) { ${lists.join(' ')} } } } } }`;
 type Page = { episodes: { edges: { node: Record<string, unknown> }[] } };
 
 beforeAll(async () => {
@@ -49,12 +52,69 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 describe('context lists read together', () => {
-  it('sends the loaders of a page as one statement: the page, then every context list at once', async () => {
+  it('sends the page and the loaders of its episodes as one statement', async () => {
     await gqlOk(s.url, '{ viewer { orgId } }', {}, org.token); // the key is cached from here on
     s.sql.reset();
     await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token);
+    expect(s.sql.count, s.sql.statements.join('\n')).toBe(1);
+    expect(s.sql.statements[0]).toMatch(/WITH q\d AS MATERIALIZED \(select .* from "episodes" as "e" where/);
+    for (const table of ['episode_segments', 'episode_outputs', 'episode_facts', 'canvas_audits', 'feedback']) {
+      expect(s.sql.statements[0]).toMatch(new RegExp(`from "?${table}"?`, 'i'));
+    }
+  });
+
+  it('sends the page, then every context list at once, when the lists wait for their episodes', async () => {
+    s.sql.reset();
+    const after = await gqlOk<Page, unknown>(s.url, pageThenLists(Object.values(LISTS)), {}, org.token);
     expect(s.sql.count, s.sql.statements.join('\n')).toBe(2);
+    expect(s.sql.statements[0]).not.toMatch(/json_agg/);
     expect(s.sql.statements[1]).toMatch(/json_agg/);
+    expect(after).toEqual(await gqlOk<Page, unknown>(s.url, page(Object.values(LISTS)), {}, org.token));
+  });
+
+  it('reads ahead the lists of the page it answers only: any size, after a cursor, filtered', async () => {
+    const lists = Object.values(LISTS).join(' ');
+    const query = (args: string, ahead: boolean) =>
+      `{ episodes(${args}) { edges { cursor node { id ${ahead ? lists : `... @include(if: true) { ${lists} }`} } } pageInfo { hasNextPage endCursor } } }`;
+    let after: string | null = null;
+    for (const first of [1, 7, 30]) {
+      const args: string = `first: ${first}${after ? `, after: "${after}"` : ''}, filter: { agentId: "agent" }`;
+      s.sql.reset();
+      const ahead: { episodes: Page['episodes'] & { pageInfo: { endCursor: string | null } } } = await gqlOk(
+        s.url,
+        query(args, true),
+        {},
+        org.token,
+      );
+      expect(s.sql.count, s.sql.statements.join('\n')).toBe(1);
+      expect(ahead).toEqual(await gqlOk(s.url, query(args, false), {}, org.token));
+      after = ahead.episodes.pageInfo.endCursor;
+    }
+  });
+
+  it('reports a refused argument of a list of the page at its own path, as when the lists wait for their episodes', async () => {
+    const lists = 'segments(limit: 0) { seq } canvasContext(limit: 1) { action }';
+    const answer = async (query: string) => {
+      const res = await fetch(s.url, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${org.token}` },
+        body: JSON.stringify({ query }),
+      });
+      const body = (await res.json()) as {
+        data: unknown;
+        errors: { message: string; path: unknown[]; extensions: { code: string; field?: string } }[];
+      };
+      // the request id and the location in the text differ between the two documents
+      return {
+        data: body.data,
+        errors: body.errors.map(({ message, path, extensions: { code, field } }) => ({ message, path, code, field })),
+      };
+    };
+    const ahead = await answer(`{ episodes(first: 2) { edges { node { id ${lists} } } } }`);
+    expect(ahead.errors.map((e) => [e.path, e.code, e.field])).toEqual([
+      [['episodes', 'edges', 0, 'node', 'segments'], 'BAD_USER_INPUT', 'limit'],
+    ]);
+    expect(ahead).toEqual(await answer(`{ episodes(first: 2) { edges { node { id ... @include(if: true) { ${lists} } } } } }`));
   });
 
   it('answers exactly as each list read on its own', async () => {
@@ -62,8 +122,8 @@ describe('context lists read together', () => {
     expect(together.episodes.edges).toHaveLength(30);
     for (const [name, selection] of Object.entries(LISTS)) {
       s.sql.reset();
-      const alone = await gqlOk<Page, unknown>(s.url, page([selection]), {}, org.token);
-      // one loader alone is sent as its own statement, with the driver's own row types
+      const alone = await gqlOk<Page, unknown>(s.url, pageThenLists([selection]), {}, org.token);
+      // one loader alone, after the page, is sent as its own statement, with the driver's own row types
       expect(s.sql.statements.some((q) => /json_agg/.test(q))).toBe(false);
       expect(together.episodes.edges.map((e) => e.node[name])).toEqual(alone.episodes.edges.map((e) => e.node[name]));
     }
@@ -87,8 +147,10 @@ describe('context lists read together', () => {
     s.sql.reset();
     const FEW = ['canvasContext(limit: 5) { action }', 'feedbackContext(limit: 5) { score reason }', 'segments(limit: 3) { seq }'];
     const few = await gqlOk<Page, unknown>(s.url, page(FEW), {}, org.token);
-    expect(s.sql.statements[1]).not.toMatch(/metadata|agent_id|actor_id|feedback_type|canvas_type|content|role|token_estimate/);
-    expect(s.sql.statements[1]).toMatch(/episode_segments/);
+    expect(s.sql.count).toBe(1);
+    const lists = s.sql.statements[0].slice(s.sql.statements[0].indexOf(' AS r0,'));
+    expect(lists).not.toMatch(/metadata|agent_id|actor_id|feedback_type|canvas_type|content|role|token_estimate/);
+    expect(lists).toMatch(/episode_segments/);
     const pick = (p: Page, list: string, fields: string[]) =>
       p.episodes.edges.map((e) => (e.node[list] as Record<string, unknown>[]).map((x) => Object.fromEntries(fields.map((f) => [f, x[f]]))));
     expect(pick(few, 'canvasContext', ['action'])).toEqual(pick(full, 'canvasContext', ['action']));

@@ -1,11 +1,50 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { pgArray } from '../core/sql';
 import { runNamed } from './named-statements';
 
 interface Pending {
   sql: string;
   params: readonly unknown[];
+  /** the ids this statement's rows give to the reads that depend on them (`IdsOfRows`) */
+  gives?: IdsOfRows;
   resolve(rows: unknown[]): void;
   reject(err: unknown): void;
+}
+
+/**
+ * The ids (column `id`) of the first `limit` rows of a read not yet run, as a value a later read
+ * of the same batch binds where it would bind an array of ids (`any(?::uuid[])`). Read in the same
+ * statement, it becomes a subquery of that read's rows, so the two reach PostgreSQL as one
+ * statement: an episode page and the context lists of its episodes. The ids are filled in when
+ * the rows arrive, before any read of the batch is answered. A read that binds it in a later
+ * statement waits for them and binds them as values.
+ */
+export class IdsOfRows extends Array<string> {
+  // map, filter and slice of the ids make plain arrays
+  static override get [Symbol.species]() {
+    return Array;
+  }
+
+  private done!: () => void;
+  /** resolved once the ids are filled in (or the read failed: then there are none) */
+  readonly filled: Promise<void>;
+
+  constructor(readonly limit: number) {
+    super();
+    this.filled = new Promise<void>((resolve) => (this.done = resolve));
+  }
+
+  receive(rows: readonly unknown[]): void {
+    for (const r of rows.slice(0, this.limit)) this.push((r as { id: string }).id);
+    this.done();
+  }
+}
+
+/** The positions of a statement's own placeholders (`?`, not an escaped `\?`), in order. */
+function placeholders(sql: string): number[] {
+  const at: number[] = [];
+  for (const m of sql.matchAll(/(\\*)\?/g)) if (m[1].length % 2 === 0) at.push(m.index + m[1].length);
+  return at;
 }
 
 /**
@@ -26,34 +65,91 @@ class StatementBatch {
   constructor(private readonly em: EntityManager) {}
 
   /** The rows of one read statement (`?` placeholders), sent together with the others of this turn. */
-  read<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  read<T>(sql: string, params: readonly unknown[] = [], gives?: IdsOfRows): Promise<T[]> {
     return new Promise<T[]>((resolve, reject) => {
-      const first = this.pending.push({ sql, params, resolve: resolve as (rows: unknown[]) => void, reject }) === 1;
+      const first = this.pending.push({ sql, params, gives, resolve: resolve as (rows: unknown[]) => void, reject }) === 1;
       // loaders dispatch their batches from process.nextTick callbacks queued in one go: a flush
       // queued by the first of them runs after the last
-      if (first) process.nextTick(() => void this.flush());
+      if (first) process.nextTick(() => this.flushSoon());
     });
+  }
+
+  /**
+   * Flushes now, or, when a read gives ids to reads that depend on it, once the loaders asked for
+   * those reads have dispatched them (they do so from promise callbacks, after this turn's ticks).
+   */
+  private flushSoon(): void {
+    if (this.pending.some((p) => p.gives)) setImmediate(() => void this.flush());
+    else void this.flush();
   }
 
   private async flush(): Promise<void> {
     const batch = this.pending;
     this.pending = [];
     try {
-      if (batch.length === 1) {
-        batch[0].resolve(await runNamed(this.em, batch[0].sql, batch[0].params));
+      // the ids given by reads of another statement are bound as values, once known
+      const sources = new Map(batch.flatMap((p, i) => (p.gives ? [[p.gives, i] as const] : [])));
+      for (const p of batch) {
+        for (const v of p.params) if (v instanceof IdsOfRows && !sources.has(v)) await v.filled;
+      }
+      if (batch.length === 1 && !sources.size) {
+        batch[0].resolve(await runNamed(this.em, batch[0].sql, batch[0].params.map(bound)));
         return;
       }
-      const columns = batch.map((p, i) => `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM (${p.sql}) q${i}) AS r${i}`);
+      const params: unknown[] = [];
+      const parts = batch.map((p, i) => {
+        const sql = withIdsOf(p, sources, params);
+        return p.gives
+          ? `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM q${i}) AS r${i}`
+          : `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM (${sql}) q${i}) AS r${i}`;
+      });
+      // the reads that give ids are common table expressions, run once, that the others read
+      const ctes = batch.flatMap((p, i) => (p.gives ? [`q${i} AS MATERIALIZED (${p.sql})`] : []));
+      const cteParams = batch.flatMap((p) => (p.gives ? p.params : []));
       const [row] = await runNamed<Record<string, unknown[]>>(
         this.em,
-        `SELECT ${columns.join(',\n       ')}`,
-        batch.flatMap((p) => p.params),
+        `${ctes.length ? `WITH ${ctes.join(',\n     ')}\n` : ''}SELECT ${parts.join(',\n       ')}`,
+        [...cteParams, ...params].map(bound),
       );
+      for (const p of batch) p.gives?.receive(row[`r${batch.indexOf(p)}`]);
       batch.forEach((p, i) => p.resolve(row[`r${i}`]));
     } catch (err) {
-      for (const p of batch) p.reject(err);
+      for (const p of batch) {
+        p.gives?.receive([]);
+        p.reject(err);
+      }
     }
   }
+}
+
+/** A value as the driver takes it: the ids of rows read before, as an array. */
+const bound = (v: unknown): unknown => (v instanceof IdsOfRows ? pgArray([...v]) : v);
+
+/**
+ * The text of a read of a batch, with the ids that a read of the same statement gives (`sources`:
+ * its index) written as a subquery of that read's common table expression; its other values are
+ * appended to `params`. A read that gives ids is not rewritten (it reads none).
+ */
+function withIdsOf(p: Pending, sources: ReadonlyMap<IdsOfRows, number>, params: unknown[]): string {
+  if (p.gives) return p.sql;
+  if (!p.params.some((v) => v instanceof IdsOfRows && sources.has(v))) {
+    params.push(...p.params);
+    return p.sql;
+  }
+  const at = placeholders(p.sql);
+  let text = '';
+  let from = 0;
+  p.params.forEach((v, k) => {
+    const source = v instanceof IdsOfRows ? sources.get(v) : undefined;
+    if (source === undefined) {
+      params.push(v);
+      return;
+    }
+    text += `${p.sql.slice(from, at[k])}ARRAY(SELECT id FROM q${source} LIMIT ?)`;
+    params.push((v as IdsOfRows).limit);
+    from = at[k] + 1;
+  });
+  return text + p.sql.slice(from);
 }
 
 /** The statement batch of an EntityManager made by `batchingReads` (its proxy). */
@@ -82,7 +178,11 @@ export function batchingReads(em: EntityManager): EntityManager {
  * The rows of a read statement whose text comes only from code: with the batch of a loader's
  * EntityManager, or alone as a named prepared statement.
  */
-export function readStatement<T>(em: EntityManager, sql: string, params: readonly unknown[]): Promise<T[]> {
+export function readStatement<T>(em: EntityManager, sql: string, params: readonly unknown[], gives?: IdsOfRows): Promise<T[]> {
   const batch = batches.get(em);
-  return batch ? batch.read<T>(sql, params) : runNamed<T>(em, sql, params);
+  if (batch) return batch.read<T>(sql, params, gives);
+  return runNamed<T>(em, sql, params.map(bound)).then((rows) => {
+    gives?.receive(rows);
+    return rows;
+  });
 }

@@ -10,7 +10,7 @@ import {
 } from 'kysely';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { pgArray } from '../core/sql';
-import { readStatement } from './statement-batch';
+import { IdsOfRows, readStatement } from './statement-batch';
 import type { Tables } from './tables';
 
 /**
@@ -162,16 +162,20 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
   };
   return {
     text,
-    /** The rows of the statement of this shape with these values, run on the EntityManager (and its transaction). */
-    rows: (em: EntityManager, shape: S, values: V): Promise<InferResult<Q>> => {
+    /**
+     * The rows of the statement of this shape with these values, run on the EntityManager (and its
+     * transaction); `gives` takes the ids of its first rows for reads of the same batch.
+     */
+    rows: (em: EntityManager, shape: S, values: V, gives?: IdsOfRows): Promise<InferResult<Q>> => {
       const t = text(shape, values);
       // the rows of a statement built with `sql` (the compiler does not simplify InferResult<Q>[number][])
-      return readStatement(em, t.text, t.params) as Promise<InferResult<Q>>;
+      return readStatement(em, t.text, t.params, gives) as Promise<InferResult<Q>>;
     },
   };
 }
 
 function driverValue(v: unknown): unknown {
-  if (!Array.isArray(v)) return v;
+  // the ids of another read's rows: the statement batch writes them as that read's subquery
+  if (!Array.isArray(v) || v instanceof IdsOfRows) return v;
   return v.every((x) => typeof x === 'string') ? pgArray(v) : `{${v.map((x) => (x === null ? 'NULL' : String(x))).join(',')}}`;
 }

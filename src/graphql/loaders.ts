@@ -15,7 +15,8 @@ export class Loaders {
   private readonly made = new Map<LoaderFactory<unknown>, unknown>();
   private readonly keyed = new Map<KeyedLoaderFactory<never, unknown>, Map<string, unknown>>();
 
-  private readonly em: EntityManager;
+  /** the request's reads through its statement batch */
+  readonly em: EntityManager;
 
   /**
    * Loaders read through one statement batch: the batches that loaders of a request dispatch

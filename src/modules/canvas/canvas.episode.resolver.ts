@@ -16,10 +16,9 @@ const contextArgs = (a: Record<string, unknown>, columns: string) => ({
   limit: subListLimit(a.limit as number | null | undefined),
   columns,
 });
-prefetchField('Episode', 'canvasContext', (ctx, args, selects, id) => {
-  const columns = columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, selects);
-  return ctx.loaders.getFor(canvasByEpisode, contextArgs(args, columns)).load(id);
-});
+prefetchField('Episode', 'canvasContext', (ctx, args, selects) =>
+  ctx.loaders.getFor(canvasByEpisode, contextArgs(args, columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, selects))),
+);
 
 /** The columns `canvasIds` reads. */
 const ID_COLUMNS = columnsOf(CANVAS_FIELD_COLUMNS, CANVAS_LIST_ALWAYS, () => false);

@@ -1,7 +1,6 @@
-import DataLoader from 'dataloader';
 import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
+import { episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
 import type { CanvasAction } from '../shared';
 import { canvasColumns, canvasFromRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
@@ -42,8 +41,8 @@ const canvasStatement = prepared(
 );
 
 /** The newest `limit` canvas audits per episode, oldest first, optionally filtered; one statement per request. */
-export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, DataLoader<string, CanvasAudit[]>> = (em, orgId, args) =>
-  new DataLoader(async (ids) => {
+export const canvasByEpisode: KeyedLoaderFactory<CanvasContextArgs, ListLoader<CanvasAudit>> = (em, orgId, args) =>
+  new ListLoader(async (ids) => {
     const { canvasType, action, limit, columns } = args;
     const { one, episodes } = episodeBatch(ids);
     const shape = { columns, byType: canvasType !== null, byAction: action !== null, one };

@@ -8,13 +8,11 @@ import { Episode } from './episode.type';
 import { factsByEpisode, outputsByEpisode, SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS, segmentsByEpisode } from './episodes.loaders';
 
 const limitOf = (args: Record<string, unknown>) => ({ limit: subListLimit(args.limit as number | null | undefined) });
-prefetchField('Episode', 'segments', (ctx, args, selects, id) =>
-  ctx.loaders
-    .getFor(segmentsByEpisode, { ...limitOf(args), columns: columnsOf(SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS, selects) })
-    .load(id),
+prefetchField('Episode', 'segments', (ctx, args, selects) =>
+  ctx.loaders.getFor(segmentsByEpisode, { ...limitOf(args), columns: columnsOf(SEGMENT_FIELD_COLUMNS, SEGMENT_LIST_ALWAYS, selects) }),
 );
-prefetchField('Episode', 'outputs', (ctx, args, _selects, id) => ctx.loaders.getFor(outputsByEpisode, limitOf(args)).load(id));
-prefetchField('Episode', 'facts', (ctx, args, _selects, id) => ctx.loaders.getFor(factsByEpisode, limitOf(args)).load(id));
+prefetchField('Episode', 'outputs', (ctx, args) => ctx.loaders.getFor(outputsByEpisode, limitOf(args)));
+prefetchField('Episode', 'facts', (ctx, args) => ctx.loaders.getFor(factsByEpisode, limitOf(args)));
 
 /** The episode's own context lists, each batched over all episodes of the request. */
 @Resolver(() => Episode)

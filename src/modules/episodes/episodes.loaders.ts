@@ -1,11 +1,10 @@
-import DataLoader from 'dataloader';
 import { sql as raw, type Selectable } from 'kysely';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
 import type { EpisodeFactsTable } from '../../db/tables';
 import { prepared, rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
-import { camelCaseFields, episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
+import { camelCaseFields, episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 import { instantOf } from '../../core/instant';
 
@@ -39,8 +38,8 @@ const segmentsStatement = prepared(
 );
 
 /** The newest `limit` segments per episode, by seq, with the columns of the selected fields. One statement per request. */
-export const segmentsByEpisode: KeyedLoaderFactory<SegmentsArgs, DataLoader<string, Segment[]>> = (em, orgId, { limit, columns }) =>
-  new DataLoader(async (ids) => {
+export const segmentsByEpisode: KeyedLoaderFactory<SegmentsArgs, ListLoader<Segment>> = (em, orgId, { limit, columns }) =>
+  new ListLoader(async (ids) => {
     const { one, episodes } = episodeBatch(ids);
     const found = await segmentsStatement.rows(em, { one, columns }, { orgId, episodes, limit });
     // a field whose column was not read is left without its value, and nothing reads it
@@ -56,8 +55,8 @@ export const segmentsByEpisode: KeyedLoaderFactory<SegmentsArgs, DataLoader<stri
   });
 
 /** The newest `limit` outputs per episode, oldest first. */
-export const outputsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, EpisodeOutput[]>> = (em, orgId, { limit }) =>
-  new DataLoader(async (ids) => {
+export const outputsByEpisode: KeyedLoaderFactory<Limit, ListLoader<EpisodeOutput>> = (em, orgId, { limit }) =>
+  new ListLoader(async (ids) => {
     const { one, episodes } = episodeBatch(ids);
     const ranked = sql
       .selectFrom('episode_outputs')
@@ -92,8 +91,8 @@ type LinkedFactRow = FactRow &
  * The facts of the newest `limit` links per episode, in the order they were linked. The fact columns
  * are a list written as text (shared with the other reads of facts), so the statement is a template.
  */
-export const factsByEpisode: KeyedLoaderFactory<Limit, DataLoader<string, Fact[]>> = (em, orgId, { limit }) =>
-  new DataLoader(async (ids) => {
+export const factsByEpisode: KeyedLoaderFactory<Limit, ListLoader<Fact>> = (em, orgId, { limit }) =>
+  new ListLoader(async (ids) => {
     const { one, episodes } = episodeBatch(ids);
     const found = await templateRows<LinkedFactRow>(
       em,

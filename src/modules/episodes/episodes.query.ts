@@ -13,6 +13,7 @@ import type { Episode } from './episode.type';
 import type { EpisodeFilter } from './episodes.inputs';
 import { aggregateFeedbackScoreOf } from '../shared';
 import { sql as raw } from 'kysely';
+import { IdsOfRows } from '../../db/statement-batch';
 
 const episodesStatement = prepared((v: { orgId: string; episodes: string | readonly string[] }, shape: { one: boolean }) =>
   sql
@@ -132,13 +133,18 @@ const pageStatement = prepared((v: PageValues, s: PageShape) => {
   return keysetStatement(q, 'e', 'created_at', s.afterSort ? { sortValue: v.afterSort, id: v.afterId } : null, v.limit);
 });
 
-/** A page of episodes, newest first, by keyset (created_at, id). */
+/**
+ * A page of episodes, newest first, by keyset (created_at, id). `ahead` starts the reads of the
+ * page's episodes' context lists with the ids the page's statement will give (`IdsOfRows` of the
+ * page size), so the page and its lists are one statement; the page is answered once they are kept.
+ */
 export async function listEpisodes(
   em: EntityManager,
   orgId: string,
   filter: EpisodeFilter | null | undefined,
   first?: number | null,
   after?: string | null,
+  ahead?: (ids: IdsOfRows) => Promise<unknown> | null,
 ) {
   const f = filter ?? {};
   // checked in the order the arguments are reported: the filter's values, then first, then after
@@ -171,6 +177,10 @@ export async function listEpisodes(
   };
   const present = Object.fromEntries(OPTIONAL.map((k) => [k, v[k] !== null])) as Record<(typeof OPTIONAL)[number], boolean>;
   const shape: PageShape = { ...present, hasCanvas: f.hasCanvas === true ? 'yes' : f.hasCanvas === false ? 'no' : 'any' };
-  const rows = await pageStatement.rows(em, shape, v);
+  // the lists' reads are dispatched after this turn: the page's read joins them
+  const ids = new IdsOfRows(n);
+  const kept = ahead?.(ids) ?? null;
+  const rows = await pageStatement.rows(em, shape, v, kept ? ids : undefined);
+  await kept;
   return keysetEdges(rows, n, (page) => page.map(episodeFromRow));
 }

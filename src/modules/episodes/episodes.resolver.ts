@@ -8,9 +8,13 @@ import { CAN } from '../orgs';
 import { EpisodeConnection } from './episode-parts.type';
 import { Episode } from './episode.type';
 import { EpisodeFilter, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
-import { prefetchSelected } from '../shared';
+import { prefetchSelected, readAheadSelected } from '../shared';
+import type { IdsOfRows } from '../../db/statement-batch';
 import { episodeById, getEpisode, listEpisodes } from './episodes.query';
 import * as episodes from './episodes.service';
+
+/** Where a page's episodes are in its selection. */
+const EDGE_NODE = ['edges', 'node'];
 
 async function mustGet(ctx: Context, id: string): Promise<Episode> {
   const ep = await getEpisode(ctx.em, ctx.orgId, id);
@@ -39,11 +43,14 @@ export class EpisodesResolver {
   })
   episodes(
     @Ctx() ctx: Context,
+    @Info() info: GraphQLResolveInfo,
     @Arg('filter', () => EpisodeFilter, { nullable: true, description: 'Conditions that must all hold.' }) filter?: EpisodeFilter,
     @Arg('first', () => Int, { defaultValue: 20, description: 'Page size, 1..100.' }) first?: number,
     @Arg('after', () => String, { nullable: true, description: '`endCursor` of the previous page.' }) after?: string,
   ): Promise<EpisodeConnection> {
-    return listEpisodes(ctx.reader, ctx.orgId, filter, first, after);
+    // the context lists its episodes select are read in the same statement as the page
+    const ahead = (ids: IdsOfRows) => readAheadSelected(ctx, info, EDGE_NODE, 'Episode', ids);
+    return listEpisodes(ctx.loaders.em, ctx.orgId, filter, first, after, ahead);
   }
 
   @Mutation(() => Episode, {

@@ -14,10 +14,9 @@ const contextArgs = (a: Record<string, unknown>, columns: string) => {
   const types = a.types as FeedbackType[] | null | undefined;
   return { types: types?.length ? [...types].sort() : null, limit: subListLimit(a.limit as number | null | undefined), columns };
 };
-prefetchField('Episode', 'feedbackContext', (ctx, args, selects, id) => {
-  const columns = columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selects);
-  return ctx.loaders.getFor(feedbackByEpisode, contextArgs(args, columns)).load(id);
-});
+prefetchField('Episode', 'feedbackContext', (ctx, args, selects) =>
+  ctx.loaders.getFor(feedbackByEpisode, contextArgs(args, columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, selects))),
+);
 
 /** The columns `feedbackIds` reads. */
 const ID_COLUMNS = columnsOf(FEEDBACK_FIELD_COLUMNS, FEEDBACK_LIST_ALWAYS, () => false);

@@ -1,8 +1,7 @@
-import DataLoader from 'dataloader';
 import { sql as raw } from 'kysely';
 import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { episodeBatch, groupByEpisode, ofEpisodes, rankInEpisode } from '../shared';
+import { episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { feedbackColumns, feedbackFromRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';
@@ -41,8 +40,8 @@ const feedbackStatement = prepared(
 );
 
 /** The newest `limit` feedback per episode, oldest first, optionally of some types; one statement per request. */
-export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, DataLoader<string, Feedback[]>> = (em, orgId, args) =>
-  new DataLoader(async (ids) => {
+export const feedbackByEpisode: KeyedLoaderFactory<FeedbackContextArgs, ListLoader<Feedback>> = (em, orgId, args) =>
+  new ListLoader(async (ids) => {
     const { types, limit, columns } = args;
     const { one, episodes } = episodeBatch(ids);
     const found = await feedbackStatement.rows(em, { columns, byType: !!types?.length, one }, { orgId, episodes, limit, types });

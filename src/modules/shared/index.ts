@@ -7,6 +7,7 @@ export * from './learning-event-counts';
 export * from './page-info.type';
 export * from './selection';
 export * from './sub-list';
+export * from './list-loader';
 export * from './prefetch';
 export * from './segment-terms';
 export * from './memory-trace';

@@ -78,7 +78,7 @@ describe('episodeAdded', () => {
     await c.dispose();
   });
 
-  it('delivers episodes recorded through GraphQL, once for an idempotent repeat, filtered by agent and session', async () => {
+  it('delivers episodes recorded through GraphQL, once for an idempotent repeat, none for a refused one, filtered by agent and session', async () => {
     const c = wsClient(s.wsUrl, a.token);
     const all = wsSubscribe<Added, Record<string, never>>(c, SUBSCRIBE, {});
     const byAgent = wsSubscribe<Added, { agentId: string }>(c, SUBSCRIBE, { agentId: 'agent-2' });
@@ -94,6 +94,9 @@ describe('episodeAdded', () => {
       await gqlOk(s.url, RecordEpisodeDocument, { input }, a.token),
     ];
     expect(again.recordEpisode.id).toBe(first.recordEpisode.id);
+    // a refused write publishes nothing
+    const refused = await gql(s.url, RecordEpisodeDocument, { input: { agentId: '' } }, a.token);
+    expect(refused.errors?.[0]?.extensions?.code).toBe('BAD_USER_INPUT');
     await all.waitFor(4);
     await settle();
     const ids = (x: typeof all) => x.events.map((e) => e.data?.episodeAdded?.id);

@@ -205,12 +205,16 @@ describe('writes with the local provider', () => {
     ]);
   });
 
-  it('shows embedding calls, texts and cache hits on /metrics', async () => {
+  it("shows embedding calls, texts, cache hits and the inference thread's memory on /metrics", async () => {
     for (let i = 0; i < 2; i++) await s.app.embedder.embed('org-metrics', ['asked twice'], 'query');
     const metrics = await (await fetch(s.url.replace('/graphql', '/metrics'))).text();
     expect(metrics).toMatch(/embeddings_calls_total\{provider="local",outcome="ok"\} [1-9]/);
     expect(metrics).toMatch(/embeddings_texts_total\{source="model"\} [1-9]/);
     expect(metrics).toMatch(/embeddings_texts_total\{source="cache"\} [1-9]/);
     expect(metrics).toContain('embeddings_queue_texts 0');
+    // the inference thread's memory: its WebAssembly memory holds the weights (26 MB)
+    const wasm = /embeddings_worker_memory_bytes\{worker="0",kind="wasm"\} (\d+)/.exec(metrics);
+    expect(Number(wasm?.[1])).toBeGreaterThan(26 * 2 ** 20);
+    expect(metrics).toMatch(/embeddings_worker_memory_bytes\{worker="0",kind="heap"\} [1-9]/);
   });
 });

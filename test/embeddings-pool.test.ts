@@ -59,5 +59,10 @@ describe('the local worker pool', () => {
       // the thread's own generations (8 MB young, 64 MB old), not the server's
       expect(m.heap).toBeLessThan(80 * 2 ** 20);
     }
+    // the same on /metrics, per worker and kind
+    const gauge = await metrics.workerMemory.get();
+    const wasm = gauge.values.filter((v) => v.labels.kind === 'wasm');
+    expect(wasm.map((v) => v.labels.worker).sort()).toEqual(['0', '1']);
+    for (const v of wasm) expect(v.value).toBeGreaterThan(26 * 2 ** 20);
   });
 });

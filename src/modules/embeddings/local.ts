@@ -91,6 +91,7 @@ export class LocalBackend implements EmbeddingBackend {
     this.writeBatch = opts.writeBatch;
     this.loaded = new Promise((resolve) => (this.markLoaded = resolve));
     for (let i = 0; i < opts.workers; i++) this.slots.push(this.spawn(i > 0));
+    metrics.workerMemorySource = () => this.memory();
   }
 
   dimension(): number {

@@ -52,7 +52,38 @@ export class EmbeddingMetrics {
     registers: [],
   });
 
+  /** local: asks each inference thread for its memory (set by the worker pool) */
+  workerMemorySource: (() => Promise<{ heap: number; wasm: number }[]>) | null = null;
+  readonly workerMemory = (() => {
+    const source = () => this.workerMemorySource;
+    return new Gauge({
+      name: 'embeddings_worker_memory_bytes',
+      help: "Memory of each local inference thread, by worker (0 is the one that takes queries first) and kind: heap (its JavaScript heap) or wasm (its WebAssembly memory: the model's weights and work space, never returned)",
+      labelNames: ['worker', 'kind'] as const,
+      registers: [],
+      async collect() {
+        const read = source();
+        if (!read) return;
+        this.reset();
+        (await read()).forEach((m, i) => {
+          this.set({ worker: String(i), kind: 'heap' }, m.heap);
+          this.set({ worker: String(i), kind: 'wasm' }, m.wasm);
+        });
+      },
+    });
+  })();
+
   all(): Metric[] {
-    return [this.calls, this.texts, this.failures, this.latency, this.batches, this.queued, this.reembedRemaining, this.reembedDone];
+    return [
+      this.calls,
+      this.texts,
+      this.failures,
+      this.latency,
+      this.batches,
+      this.queued,
+      this.reembedRemaining,
+      this.reembedDone,
+      this.workerMemory,
+    ];
   }
 }

@@ -22,51 +22,9 @@
       (i32.add (i32x4.extract_lane 0 (local.get $acc)) (i32x4.extract_lane 1 (local.get $acc)))
       (i32.add (i32x4.extract_lane 2 (local.get $acc)) (i32x4.extract_lane 3 (local.get $acc)))))
 
-;; the dot products of the query with `n` vectors from `codes`, written as 32-bit integers from `out`:
-  ;; four vectors at a time (each 16 codes of the query loaded and widened once for the four), the
-  ;; last ones one by one
+  ;; the dot products of the query with `n` vectors from `codes`, written as 32-bit integers from `out`
   (func (export "dots") (param $codes i32) (param $n i32) (param $dim i32) (param $query i32) (param $out i32)
-    (local $i i32) (local $j i32) (local $v0 i32) (local $v1 i32) (local $v2 i32) (local $v3 i32)
-    (local $q v128) (local $ql v128) (local $qh v128) (local $a v128)
-    (local $s0 v128) (local $s1 v128) (local $s2 v128) (local $s3 v128)
-    (block $quadsDone
-      (loop $quads
-        (br_if $quadsDone (i32.gt_u (i32.add (local.get $i) (i32.const 4)) (local.get $n)))
-        (local.set $v0 (i32.add (local.get $codes) (i32.mul (local.get $i) (local.get $dim))))
-        (local.set $v1 (i32.add (local.get $v0) (local.get $dim)))
-        (local.set $v2 (i32.add (local.get $v1) (local.get $dim)))
-        (local.set $v3 (i32.add (local.get $v2) (local.get $dim)))
-        (local.set $s0 (v128.const i32x4 0 0 0 0))
-        (local.set $s1 (v128.const i32x4 0 0 0 0))
-        (local.set $s2 (v128.const i32x4 0 0 0 0))
-        (local.set $s3 (v128.const i32x4 0 0 0 0))
-        (local.set $j (i32.const 0))
-        (loop $lanes
-          (local.set $q (v128.load (i32.add (local.get $query) (local.get $j))))
-          (local.set $ql (i16x8.extend_low_i8x16_s (local.get $q)))
-          (local.set $qh (i16x8.extend_high_i8x16_s (local.get $q)))
-          (local.set $a (v128.load (i32.add (local.get $v0) (local.get $j))))
-          (local.set $s0 (i32x4.add (local.get $s0) (i32x4.add
-            (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $a)) (local.get $ql))
-            (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $a)) (local.get $qh)))))
-          (local.set $a (v128.load (i32.add (local.get $v1) (local.get $j))))
-          (local.set $s1 (i32x4.add (local.get $s1) (i32x4.add
-            (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $a)) (local.get $ql))
-            (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $a)) (local.get $qh)))))
-          (local.set $a (v128.load (i32.add (local.get $v2) (local.get $j))))
-          (local.set $s2 (i32x4.add (local.get $s2) (i32x4.add
-            (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $a)) (local.get $ql))
-            (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $a)) (local.get $qh)))))
-          (local.set $a (v128.load (i32.add (local.get $v3) (local.get $j))))
-          (local.set $s3 (i32x4.add (local.get $s3) (i32x4.add
-            (i32x4.dot_i16x8_s (i16x8.extend_low_i8x16_s (local.get $a)) (local.get $ql))
-            (i32x4.dot_i16x8_s (i16x8.extend_high_i8x16_s (local.get $a)) (local.get $qh)))))
-          (local.set $j (i32.add (local.get $j) (i32.const 16)))
-          (br_if $lanes (i32.lt_u (local.get $j) (local.get $dim))))
-        (call $store4 (i32.add (local.get $out) (i32.shl (local.get $i) (i32.const 2)))
-          (local.get $s0) (local.get $s1) (local.get $s2) (local.get $s3))
-        (local.set $i (i32.add (local.get $i) (i32.const 4)))
-        (br $quads)))
+    (local $i i32)
     (block $done
       (loop $vectors
         (br_if $done (i32.ge_u (local.get $i) (local.get $n)))
@@ -75,19 +33,7 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $vectors))))
 
-  ;; the sums of the four lanes of each of four accumulators, stored as four 32-bit integers at `at`
-  (func $store4 (param $at i32) (param $s0 v128) (param $s1 v128) (param $s2 v128) (param $s3 v128)
-    (i32.store (local.get $at) (call $lanes (local.get $s0)))
-    (i32.store offset=4 (local.get $at) (call $lanes (local.get $s1)))
-    (i32.store offset=8 (local.get $at) (call $lanes (local.get $s2)))
-    (i32.store offset=12 (local.get $at) (call $lanes (local.get $s3))))
-
-  (func $lanes (param $s v128) (result i32)
-    (i32.add
-      (i32.add (i32x4.extract_lane 0 (local.get $s)) (i32x4.extract_lane 1 (local.get $s)))
-      (i32.add (i32x4.extract_lane 2 (local.get $s)) (i32x4.extract_lane 3 (local.get $s)))))
-
-  ;; The vectors among 0..n-1 whose bound reaches `threshold`, from their dot products (32-bit
+;; The vectors among 0..n-1 whose bound reaches `threshold`, from their dot products (32-bit
   ;; integers at `dots`, as `dots` writes them) and per vector its scale, error bound and usefulness
   ;; bound (32-bit floats at `scales`, `errs`, `uses`):
   ;; (1 - w) * max(0, dot * scale * qs + err + (1 + err) * qe) + w * use, four vectors at a time.

@@ -70,7 +70,12 @@ describe('factBanks counts', () => {
       ['billing', 1],
     ]);
     // an update (no count changes) still answers the same
-    await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'orders', text: 'Orders ship on Tuesdays', externalId: 'o1' }] }, org.token);
+    await gqlOk(
+      s.url,
+      UpsertFactsDocument,
+      { inputs: [{ bankId: 'orders', text: 'Orders ship on Tuesdays', externalId: 'o1' }] },
+      org.token,
+    );
     expect(await banks(s, org.token)).toEqual([
       ['orders', 2],
       ['support', 2],
@@ -91,10 +96,15 @@ describe('factBanks counts', () => {
   });
 
   it('is exact on an instance that counted before another instance wrote', async () => {
-    const before = await banks(peer, org.token);
+    expect(await banks(peer, org.token)).toEqual([
+      ['support', 2],
+      ['orders', 1],
+    ]);
     await gqlOk(s.url, UpsertFactsDocument, { inputs: [{ bankId: 'orders', text: 'Orders can be split' }] }, org.token);
-    const after = await banks(peer, org.token);
-    expect(after).toEqual(before.map(([b, n]) => [b, b === 'orders' ? n + 1 : n]).sort((x, y) => y[1] - x[1] || x[0].localeCompare(y[0])));
+    expect(await banks(peer, org.token)).toEqual([
+      ['orders', 2],
+      ['support', 2],
+    ]);
     await gqlOk(peer.url, DeleteFactsDocument, { bankId: 'orders' }, org.token);
     expect(await banks(s, org.token)).toEqual([['support', 2]]);
     expect(await banks(peer, org.token)).toEqual([['support', 2]]);

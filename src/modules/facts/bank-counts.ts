@@ -17,6 +17,13 @@ interface Counted {
   banks: BankCount[];
 }
 
+/** A bank as the counting statement gives it (JSON: the time is text). */
+interface CountedRow {
+  bank_id: string;
+  facts: number;
+  last_fact_at: string;
+}
+
 type ChangeColumns = { xmin: string; changes: string | { id: string; xid: string; keys: string[] }[] };
 
 /** How many organizations' counts an instance keeps at most (the least recently read go first). */
@@ -44,9 +51,12 @@ export class BankCounts {
   async banks(em: EntityManager, orgId: string): Promise<BankCount[]> {
     const held = this.orgs.get(orgId);
     if (held && !held.cursor.expired) {
-      const [row] = await templateRows<ChangeColumns>(em, raw`SELECT ${boundText(ChangeCursor.columns, held.cursor.bindings(orgId, 'facts'))}`);
+      const [row] = await templateRows<ChangeColumns>(
+        em,
+        raw`SELECT ${boundText(ChangeCursor.columns, held.cursor.bindings(orgId, 'facts'))}`,
+      );
       // the check does not move the cursor, so requests sharing the entry cannot hide a change from one another
-      if (!held.cursor.hasUnseen(row!)) {
+      if (!held.cursor.hasUnseen(row)) {
         if (this.orgs.get(orgId) === held) this.touch(orgId, held);
         return held.banks;
       }
@@ -60,7 +70,7 @@ export class BankCounts {
     // the banks are found by skipping through the index on (org_id, bank_id) one bank at a time, and
     // each is counted by an index-only scan of its own range: a plain GROUP BY is planned as a scan of
     // the whole table, several times slower at 100,000 facts
-    const [row] = await templateRows<ChangeColumns & { banks: string | { bank_id: string; facts: number; last_fact_at: string }[] }>(
+    const [row] = await templateRows<ChangeColumns & { banks: string | CountedRow[] }>(
       em,
       raw`WITH RECURSIVE b AS (
           SELECT min(f.bank_id) AS bank_id FROM facts f WHERE f.org_id = ${orgId}
@@ -73,10 +83,10 @@ export class BankCounts {
                SELECT count(*)::int AS facts, max(f.created_at) AS last_fact_at FROM facts f WHERE f.org_id = ${orgId} AND f.bank_id = b.bank_id) c
             WHERE b.bank_id IS NOT NULL), '[]'::json) AS banks`,
     );
-    const found = typeof row!.banks === 'string' ? (JSON.parse(row!.banks) as []) : row!.banks;
+    const found = typeof row.banks === 'string' ? (JSON.parse(row.banks) as CountedRow[]) : row.banks;
     const banks = found.map((r) => ({ bankId: r.bank_id, facts: Number(r.facts), lastFactAt: new Date(r.last_fact_at) }));
     // an entry another request stored meanwhile is as good: each is checked against its own position
-    this.touch(orgId, { cursor: ChangeCursor.start(row!), banks });
+    this.touch(orgId, { cursor: ChangeCursor.start(row), banks });
     return banks;
   }
 

@@ -13,7 +13,12 @@ const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
  * The organization's banks with their fact counts, the largest first: from the instance's counts when
  * the facts change log shows no change since they were taken, counted again otherwise (`BankCounts`).
  */
-export async function factBanks(em: EntityManager, counts: BankCounts, orgId: string, first: number | null | undefined): Promise<FactBank[]> {
+export async function factBanks(
+  em: EntityManager,
+  counts: BankCounts,
+  orgId: string,
+  first: number | null | undefined,
+): Promise<FactBank[]> {
   const n = limit(first, 100, 1000, 'first');
   const banks = await counts.banks(em, orgId);
   return banks.slice(0, n).map((b) => Object.assign(new FactBank(), { bankId: b.bankId, facts: b.facts, lastFactAt: b.lastFactAt }));

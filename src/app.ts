@@ -9,7 +9,7 @@ import { initOrm, migrate } from './db/orm';
 import { startHttpServer, type RunningServer } from './http/server';
 import { entities } from './modules';
 import { createEmbedder, type Embedder, embeddingMetrics, Reembedder } from './modules/embeddings';
-import { FactIndex } from './modules/facts';
+import { BankCounts, FactIndex } from './modules/facts';
 import { CandidateCache } from './modules/memory';
 import { ensureFirstOrganization, type FirstStart, KeyCache } from './modules/orgs';
 import { closeIdleTraces } from './modules/otlp';
@@ -66,6 +66,8 @@ export interface App {
   factIndex: FactIndex | null;
   /** memoryContext's cached candidate lists */
   memoryCache: CandidateCache;
+  /** the facts explorer's bank counts per organization */
+  bankCounts: BankCounts;
   /** the server's embedder (provider 'none': disabled) */
   embedder: Embedder;
   /** the background re-embedding after a model change, with its progress */
@@ -90,10 +92,11 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
     const factIndex =
       config.recallIndexMaxMb > 0 ? new FactIndex(config.recallIndexMaxMb * 1024 * 1024, log, config.recallIndexOrgShare / 100) : null;
     const memoryCache = new CandidateCache(config.memoryCacheMaxMb * 1024 * 1024);
+    const bankCounts = new BankCounts();
     const keyCache = new KeyCache(config.keyCacheTtlMs);
     embedder = createEmbedder(config.embeddings, log);
     const server = await startHttpServer(
-      { config, orm: db.orm, bus, log, factIndex, memoryCache, keyCache, embedder },
+      { config, orm: db.orm, bus, log, factIndex, memoryCache, bankCounts, keyCache, embedder },
       config.port,
       config.host,
     );
@@ -135,6 +138,7 @@ export async function startApp(config: Config, log: Logger, opts: { onQuery?: (s
       firstStart,
       factIndex,
       memoryCache,
+      bankCounts,
       embedder,
       reembedder,
       // each step runs even when an earlier one failed (a lost Redis must not keep the pool open);

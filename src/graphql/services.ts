@@ -3,7 +3,7 @@ import type { Config } from '../config';
 import type { EventBus } from '../core/event-bus';
 import type { Logger } from '../core/logger';
 import type { Embedder } from '../modules/embeddings';
-import type { FactIndex } from '../modules/facts';
+import type { BankCounts, FactIndex } from '../modules/facts';
 import type { CandidateCache } from '../modules/memory';
 import type { KeyCache } from '../modules/orgs';
 
@@ -17,6 +17,8 @@ export interface Services {
   factIndex: FactIndex | null;
   /** memoryContext's cached candidate lists (a setting of 0 MiB keeps none) */
   memoryCache: CandidateCache;
+  /** the facts explorer's bank counts per organization, checked against the facts change log */
+  bankCounts: BankCounts;
   /** recently authenticated API keys (forgotten at once on revocation) */
   keyCache: KeyCache;
   /** the server's embedder (provider 'none': disabled, client vectors only) */

@@ -16,7 +16,7 @@ export class FactDetailResolver {
     @Arg('first', () => Int, { defaultValue: 100, description: 'At most this many banks, 1..1,000.' }) first: number,
     @Ctx() ctx: Context,
   ): Promise<FactBank[]> {
-    return factBanks(ctx.em, ctx.orgId, first);
+    return factBanks(ctx.em, ctx.services.bankCounts, ctx.orgId, first);
   }
 
   @FieldResolver(() => [FactSignalRecord], {

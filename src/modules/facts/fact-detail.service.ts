@@ -1,7 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql as raw } from 'kysely';
 import { limit } from '../../core/validate';
-import { rows, sql, templateRows } from '../../db/typed-sql';
+import type { BankCounts } from './bank-counts';
+import { rows, sql } from '../../db/typed-sql';
 import { FactBank, FactQueryContextRecord, FactSignalRecord } from './fact-detail.type';
 import type { SignalType } from './facts.inputs';
 import { applySignal, NEUTRAL, usefulnessAt } from './usefulness';
@@ -9,27 +10,18 @@ import { applySignal, NEUTRAL, usefulnessAt } from './usefulness';
 const date = (v: Date | string): Date => (v instanceof Date ? v : new Date(v));
 
 /**
- * The organization's banks with their fact counts, the largest first. The banks are found by
- * skipping through the index on (org_id, bank_id) one bank at a time, and each is counted by an
- * index-only scan of its own range: a plain GROUP BY is planned as a scan of the whole table, several
- * times slower at 100,000 facts.
+ * The organization's banks with their fact counts, the largest first: from the instance's counts when
+ * the facts change log shows no change since they were taken, counted again otherwise (`BankCounts`).
  */
-export async function factBanks(em: EntityManager, orgId: string, first: number | null | undefined): Promise<FactBank[]> {
+export async function factBanks(
+  em: EntityManager,
+  counts: BankCounts,
+  orgId: string,
+  first: number | null | undefined,
+): Promise<FactBank[]> {
   const n = limit(first, 100, 1000, 'first');
-  const found = await templateRows<{ bank_id: string; facts: number; last_fact_at: Date | string }>(
-    em,
-    raw`WITH RECURSIVE b AS (
-        SELECT min(f.bank_id) AS bank_id FROM facts f WHERE f.org_id = ${orgId}
-        UNION ALL
-        SELECT (SELECT min(f.bank_id) FROM facts f WHERE f.org_id = ${orgId} AND f.bank_id > b.bank_id) FROM b WHERE b.bank_id IS NOT NULL)
-      SELECT b.bank_id, c.facts, c.last_fact_at
-        FROM b CROSS JOIN LATERAL (
-          SELECT count(*)::int AS facts, max(f.created_at) AS last_fact_at FROM facts f WHERE f.org_id = ${orgId} AND f.bank_id = b.bank_id) c
-       WHERE b.bank_id IS NOT NULL
-       ORDER BY c.facts DESC, b.bank_id
-       LIMIT ${n}`,
-  );
-  return found.map((r) => Object.assign(new FactBank(), { bankId: r.bank_id, facts: Number(r.facts), lastFactAt: date(r.last_fact_at) }));
+  const banks = await counts.banks(em, orgId);
+  return banks.slice(0, n).map((b) => Object.assign(new FactBank(), { bankId: b.bankId, facts: b.facts, lastFactAt: b.lastFactAt }));
 }
 
 /**

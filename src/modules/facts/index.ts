@@ -16,6 +16,7 @@ export const factEntities = [FactEntity, FactVersionEntity, FactQueryContextEnti
 export const factResolvers = [FactsResolver, FactHistoryResolver, SignalsResolver, RecallResolver, FactSignalsResolver, FactDetailResolver];
 
 export { FactIndex } from './vectors/fact-index';
+export { BankCounts } from './bank-counts';
 
 export { factEmbedding } from './embedding-dimension';
 export { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';

@@ -207,7 +207,7 @@ describe('benchmark smoke run (scale 0.01)', () => {
     const expected: Record<string, number> = {
       // the page, then its context lists' loaders together in one statement
       viewer: 0,
-      episodes: 2,
+      episodes: 1,
       // the episode with its context lists, read ahead of it, in one statement
       episode: 1,
       // a scored feedback on an episode: BEGIN, the write, the credit plan of its facts, COMMIT

@@ -27,7 +27,7 @@ interface CountedRow {
 type ChangeColumns = { xmin: string; changes: string | { id: string; xid: string; keys: string[] }[] };
 
 /** How many organizations' counts an instance keeps at most (the least recently read go first). */
-export const BANK_COUNTS_MAX_ORGS = 1000;
+const BANK_COUNTS_MAX_ORGS = 1000;
 
 /**
  * The fact counts of each organization's banks as of a snapshot, with the organization's position in

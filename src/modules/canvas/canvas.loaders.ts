@@ -1,6 +1,6 @@
 import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
+import { episodeBatch, episodeRows, groupByEpisode, ListLoader } from '../shared';
 import type { CanvasAction } from '../shared';
 import { canvasColumns, canvasFromRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
@@ -18,19 +18,26 @@ const canvasStatement = prepared(
     v: { orgId: string; episodes: string | readonly string[]; limit: number; canvasType: string | null; action: CanvasAction | null },
     shape: { columns: string; byType: boolean; byAction: boolean; one: boolean },
   ) => {
-    const ranked = sql
-      .selectFrom('canvas_audits as c')
-      .select(canvasColumns(shape.columns))
-      .select(rankInEpisode('c.created_at DESC, c.id DESC').as('rn'))
-      .where('c.org_id', '=', v.orgId)
-      .where('c.episode_id', '=', ofEpisodes(v.episodes, shape.one))
-      .$if(shape.byType, (q) => q.where('c.canvas_type', '=', v.canvasType!))
-      .$if(shape.byAction, (q) => q.where('c.action', '=', v.action!));
+    // each episode's newest `limit`, read through its index
     return (
       sql
-        .selectFrom(ranked.as('x'))
-        .selectAll()
-        .where('x.rn', '<=', v.limit)
+        .selectFrom(episodeRows(v.episodes, shape.one))
+        .innerJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('canvas_audits as c')
+              .select(canvasColumns(shape.columns))
+              .where('c.org_id', '=', v.orgId)
+              .whereRef('c.episode_id', '=', 'p.id')
+              .$if(shape.byType, (q) => q.where('c.canvas_type', '=', v.canvasType!))
+              .$if(shape.byAction, (q) => q.where('c.action', '=', v.action!))
+              .orderBy('c.created_at', 'desc')
+              .orderBy('c.id', 'desc')
+              .limit(v.limit)
+              .as('x'),
+          (join) => join.onTrue(),
+        )
+        .selectAll('x')
         .orderBy('x.episode_id')
         .orderBy('x.created_at')
         .orderBy('x.id')

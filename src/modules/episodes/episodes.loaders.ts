@@ -4,7 +4,7 @@ import type { EpisodeFactsTable } from '../../db/tables';
 import { prepared, rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
-import { camelCaseFields, episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
+import { camelCaseFields, episodeBatch, episodeRows, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 import { instantOf } from '../../core/instant';
 
@@ -27,13 +27,24 @@ export interface SegmentsArgs extends Limit {
 
 const segmentsStatement = prepared(
   (v: { orgId: string; episodes: string | readonly string[]; limit: number }, shape: { one: boolean; columns: string }) => {
-    const ranked = sql
-      .selectFrom('episode_segments')
-      .select(shape.columns.split(',') as SegmentColumn[])
-      .select(rankInEpisode('seq DESC').as('rn'))
-      .where('org_id', '=', v.orgId)
-      .where('episode_id', '=', ofEpisodes(v.episodes, shape.one));
-    return sql.selectFrom(ranked.as('s')).selectAll().where('s.rn', '<=', v.limit).orderBy('s.episode_id').orderBy('s.seq');
+    // each episode's newest `limit`, read through its index
+    return sql
+      .selectFrom(episodeRows(v.episodes, shape.one))
+      .innerJoinLateral(
+        (eb) =>
+          eb
+            .selectFrom('episode_segments as s')
+            .select(shape.columns.split(',').map((c) => `s.${c}`) as `s.${SegmentColumn}`[])
+            .where('s.org_id', '=', v.orgId)
+            .whereRef('s.episode_id', '=', 'p.id')
+            .orderBy('s.seq', 'desc')
+            .limit(v.limit)
+            .as('x'),
+        (join) => join.onTrue(),
+      )
+      .selectAll('x')
+      .orderBy('x.episode_id')
+      .orderBy('x.seq');
   },
 );
 

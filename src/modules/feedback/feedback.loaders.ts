@@ -1,7 +1,7 @@
 import { sql as raw } from 'kysely';
 import { prepared, sql } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { episodeBatch, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
+import { episodeBatch, episodeRows, groupByEpisode, ListLoader } from '../shared';
 import type { FeedbackType } from './feedback-score';
 import { feedbackColumns, feedbackFromRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';
@@ -18,18 +18,25 @@ const feedbackStatement = prepared(
     v: { orgId: string; episodes: string | readonly string[]; limit: number; types: FeedbackType[] | null },
     shape: { columns: string; byType: boolean; one: boolean },
   ) => {
-    const ranked = sql
-      .selectFrom('feedback as fb')
-      .select(feedbackColumns(shape.columns))
-      .select(rankInEpisode('fb.created_at DESC, fb.id DESC').as('rn'))
-      .where('fb.org_id', '=', v.orgId)
-      .where('fb.episode_id', '=', ofEpisodes(v.episodes, shape.one))
-      .$if(shape.byType, (q) => q.where('fb.feedback_type', '=', raw<string>`any(${v.types}::text[])`));
+    // each episode's newest `limit`, read through its index
     return (
       sql
-        .selectFrom(ranked.as('x'))
-        .selectAll()
-        .where('x.rn', '<=', v.limit)
+        .selectFrom(episodeRows(v.episodes, shape.one))
+        .innerJoinLateral(
+          (eb) =>
+            eb
+              .selectFrom('feedback as fb')
+              .select(feedbackColumns(shape.columns))
+              .where('fb.org_id', '=', v.orgId)
+              .whereRef('fb.episode_id', '=', 'p.id')
+              .$if(shape.byType, (q) => q.where('fb.feedback_type', '=', raw<string>`any(${v.types}::text[])`))
+              .orderBy('fb.created_at', 'desc')
+              .orderBy('fb.id', 'desc')
+              .limit(v.limit)
+              .as('x'),
+          (join) => join.onTrue(),
+        )
+        .selectAll('x')
         .orderBy('x.episode_id')
         .orderBy('x.created_at')
         .orderBy('x.id')

@@ -29,6 +29,15 @@ export const rankInEpisode = (orderDesc: string): RawBuilder<number> =>
   sql<number>`row_number() OVER (PARTITION BY episode_id ORDER BY ${sql.raw(orderDesc)})`;
 
 /**
+ * The episodes of a batch bound by `episodeBatch` as rows `p(id)`, for a read of each episode's
+ * newest rows (`JOIN LATERAL (... ORDER BY ... LIMIT)`): each episode's rows are read through its
+ * index up to the limit, where a rank over every row of the episodes would read, sort and rank
+ * them all.
+ */
+export const episodeRows = (episodes: unknown, one: boolean) =>
+  (one ? sql<{ id: string }>`(SELECT ${episodes}::uuid AS id)` : sql<{ id: string }>`(SELECT unnest(${episodes}::uuid[]) AS id)`).as('p');
+
+/**
  * The episodes of one loader batch as a statement binds them: the id itself when the batch holds one
  * (`episode(id)`, a list of one parent), else the array of ids. PostgreSQL estimates an array
  * parameter of unknown length at ten elements, so for a batch of one it judges a generic plan

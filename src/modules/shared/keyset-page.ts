@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql as raw, type SelectQueryBuilder } from 'kysely';
+import { sql as raw, type RawBuilder, type SelectQueryBuilder } from 'kysely';
 import { decodeCursor, encodeCursor, pageSize } from '../../core/cursor';
 import { timeSortKeyOf } from '../../core/keyset';
 import { readRows } from '../../db/typed-sql';
@@ -36,14 +36,15 @@ export async function keysetPage<DB, TB extends keyof DB, R extends { id: string
 /**
  * A page's statement: `query` (its columns and conditions) with the sort key its cursors carry, the
  * rows after `cursor` (none: from the newest), newest first, at most `limit`. The cursor and the
- * limit are bound values (a prepared statement may hand its stand-ins).
+ * limit are bound values (a prepared statement may hand its stand-ins), or the limit a literal
+ * written in the text (`sql.lit`).
  */
 export function keysetStatement<DB, TB extends keyof DB, R>(
   query: SelectQueryBuilder<DB, TB, R>,
   alias: string,
   sortColumn: string,
   cursor: { sortValue: unknown; id: unknown } | null,
-  limit: number,
+  limit: number | RawBuilder<number>,
 ) {
   const sort = raw.ref(`${alias}.${sortColumn}`);
   const id = raw.ref(`${alias}.id`);

@@ -63,6 +63,22 @@ describe('context lists read together', () => {
     }
   });
 
+  it('writes the page size into the page statement (one plan kept for it) and reads each list per episode with a limit', async () => {
+    await gqlOk(s.url, '{ viewer { orgId } }', {}, org.token); // the key is cached from here on
+    s.sql.reset();
+    await gqlOk<Page, unknown>(s.url, page([LISTS.segments, LISTS.canvasContext, LISTS.feedbackContext]), {}, org.token);
+    expect(s.sql.count, s.sql.statements.join('\n')).toBe(1);
+    const [text] = s.sql.statements;
+    // first: 30 reads 31 rows, the extra one telling that another page follows
+    expect(text).toMatch(/WITH q\d AS MATERIALIZED \(select .* from "episodes" as "e" where .* limit 31\)/s);
+    for (const table of ['episode_segments', 'canvas_audits', 'feedback']) {
+      expect(text).toMatch(
+        new RegExp(`inner join lateral \\(select .*? from "${table}" as "\\w+" where .*? limit .*?\\) as "x" on true`, 's'),
+      );
+    }
+    expect(text).not.toMatch(/row_number/);
+  });
+
   it('sends the page, then every context list at once, when the lists wait for their episodes', async () => {
     s.sql.reset();
     const after = await gqlOk<Page, unknown>(s.url, pageThenLists(Object.values(LISTS)), {}, org.token);

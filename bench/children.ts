@@ -46,6 +46,23 @@ export const SERVER_NODE_FLAGS: readonly string[] = (() => {
   return flags[1].split(' ').filter(Boolean);
 })();
 
+/**
+ * The environment `npm start` sets before Node.js starts (`MALLOC_ARENA_MAX=2`: see the README's
+ * configuration), read from its start script. Every server the benchmark starts gets it, unless the
+ * benchmark's own environment sets the same variable.
+ */
+export const SERVER_ENV: Readonly<Record<string, string>> = (() => {
+  const start = (JSON.parse(readFileSync(join(projectRoot, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts.start;
+  const assigned = /(?:^|&& )((?:[A-Z_][A-Z0-9_]*=\S+ )*)exec node /.exec(start);
+  if (!assigned) throw new Error(`the start script does not exec node: ${start}`);
+  return Object.fromEntries(
+    assigned[1]
+      .split(' ')
+      .filter(Boolean)
+      .map((a) => a.split(/=(.*)/s).slice(0, 2) as [string, string]),
+  );
+})();
+
 /** Another program for startChild: its own file, Node.js binary and flags. */
 export interface ChildProgram {
   /** the script to run (default dist/bench/<script>.js) */
@@ -62,7 +79,7 @@ export interface ChildProgram {
  */
 export async function startChild(name: string, script: string, env: Record<string, string>, program: ChildProgram = {}): Promise<Child> {
   const proc = fork(program.file ?? join(__dirname, `${script}.js`), [], {
-    env: { ...process.env, ...env },
+    env: { ...SERVER_ENV, ...process.env, ...env },
     ...(program.execPath ? { execPath: program.execPath } : {}),
     execArgv: [
       ...(program.nodeFlags ?? SERVER_NODE_FLAGS),

@@ -58,7 +58,18 @@ export async function templateRows<R>(em: EntityManager, statement: RawBuilder<R
  * transaction, if it is in one, and is logged as `execute` would log it.
  */
 export async function boundTemplateRows<R>(em: EntityManager, statement: RawBuilder<R>): Promise<R[]> {
-  const { text, params } = toDriverText({ compile: () => statement.compile(sql) });
+  return boundDriverRows<R>(em, toDriverText({ compile: () => statement.compile(sql) }));
+}
+
+/**
+ * `rows` with the values bound as `boundTemplateRows` binds them, for a statement built with `sql`
+ * that carries a large document (a write of hundreds of rows as one JSON array).
+ */
+export async function boundRows<Q extends Compilable<unknown>>(em: EntityManager, query: Q): Promise<InferResult<Q>> {
+  return boundDriverRows<InferResult<Q>[number]>(em, toDriverText(query)) as Promise<InferResult<Q>>;
+}
+
+async function boundDriverRows<R>(em: EntityManager, { text, params }: { text: string; params: unknown[] }): Promise<R[]> {
   const trx: unknown = em.getTransactionContext();
   const logger = em.config.getLogger();
   const started = Date.now();

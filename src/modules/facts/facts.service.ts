@@ -6,7 +6,7 @@ import { CLIENT_MODEL_ID, type Embedder, vectorsFor } from '../embeddings';
 import { keysetPage } from '../shared';
 import { badInput, conflict } from '../../core/errors';
 import { idempotent } from '../../core/idempotency';
-import { firstRow, type Row, rows as runRows, sql } from '../../db/typed-sql';
+import { boundRows, firstRow, type Row, rows as runRows, sql } from '../../db/typed-sql';
 import { limit, text } from '../../core/validate';
 import { checkDimensions, factEmbedding } from './embedding-dimension';
 import { FACT_COLUMNS, type FactRow, factFromRow } from './fact.rows';
@@ -239,7 +239,8 @@ export async function upsertFacts(
     for (const k of misfits) Object.assign(rows[embedded[k]], { embedding: undefined, embedding_model: undefined });
     let written: Row<ReturnType<typeof upsertStatement>>[];
     try {
-      written = await runRows(tx, upsertStatement(orgId, keyId, rows));
+      // bound, not quoted into the text: the rows' JSON (vectors included) is megabytes for 500 facts
+      written = await boundRows(tx, upsertStatement(orgId, keyId, rows));
     } catch (e) {
       if (isUniqueViolation(e)) throw conflict('a mapping with this scope and key already exists in bank mappings', 'inputs');
       if ((e as { code?: string })?.code === '23514') throw badInput('inputs', 'a fact validTo must be after its validFrom');

@@ -36,7 +36,10 @@ export function logRequest(log: Logger, metrics: Metrics, req: IncomingMessage, 
     const level = requestLogLevel(res.statusCode, code, scope.callerMistake);
     // the line's fields are gathered only when its level is written
     if (!log.isLevelEnabled(level)) return;
-    log[level]({ requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) }, 'request');
+    log[level](
+      { requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) },
+      'request',
+    );
   });
   return scope;
 }

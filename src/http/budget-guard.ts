@@ -38,8 +38,10 @@ export function admitHttpRequest(
 ): Promise<void> {
   return guarded(
     async () => {
-      await budgets.request(spender);
-      await budgets.chargeBytes(spender, bodyBytes);
+      if (!budgets.requestNow(spender, bodyBytes)) {
+        await budgets.request(spender);
+        await budgets.chargeBytes(spender, bodyBytes);
+      }
       const release = await budgets.slot(spender);
       if (res.closed) release();
       else res.once('close', release);
@@ -57,7 +59,8 @@ export function chargeHttpOperation(
   authorization: string | undefined,
 ): Promise<void> {
   return guarded(
-    () => budgets.charge(spender, cost),
+    // counted in memory, a cost within the budgets needs no promise of its own
+    () => (budgets.chargeNow(spender, cost) ? Promise.resolve() : budgets.charge(spender, cost)),
     (e) => door.close(authorization, e),
   );
 }

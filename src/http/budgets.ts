@@ -115,6 +115,25 @@ export class Budgets {
     this.slots = { key: new Slots(settings.queue), org: new Slots(settings.queue) };
   }
 
+  /**
+   * `request` and then `chargeBytes`, counted at once when the budgets are counted in memory: true
+   * once counted (throws OverBudget as they reject), false when they are counted in Redis and the
+   * caller awaits `request` and `chargeBytes` instead.
+   */
+  requestNow(s: Spender, bytes: number): boolean {
+    if (this.redis) return false;
+    this.spendInMemory(s, 'requests', () => 1);
+    if (bytes > 0) this.spendInMemory(s, 'bytes', (r) => Math.min(Math.ceil(bytes), r.budget.bytesPerSecond * this.settings.windowSeconds));
+    return true;
+  }
+
+  /** `charge` counted at once in memory: true once counted (throws OverBudget as it rejects), false when counted in Redis. */
+  chargeNow(s: Spender, cost: number): boolean {
+    if (this.redis) return false;
+    if (cost > 0) this.spendInMemory(s, 'points', (r) => Math.min(Math.ceil(cost), r.budget.pointsPerSecond * this.settings.windowSeconds));
+    return true;
+  }
+
   /** Counts one request (an HTTP request or a WebSocket operation). */
   async request(s: Spender): Promise<void> {
     await this.spend(s, 'requests', () => 1);
@@ -175,6 +194,17 @@ export class Budgets {
     const pending = this.slots[scope].acquire(id, max);
     if (!pending) throw this.refused(new OverBudget(scope, 'concurrency', LINE_RETRY_MS));
     return pending;
+  }
+
+  /** `spend` on the in-memory windows (no Redis client): the key's, then its organization's. */
+  private spendInMemory(s: Spender, kind: 'requests' | 'points' | 'bytes', points: (r: Rates) => number): void {
+    for (const [scope, rates, id] of [
+      ['key', this.keys[s.role], s.apiKeyId],
+      ['org', this.org, s.orgId],
+    ] as const) {
+      const wait = (rates[kind] as MemoryWindows).spend(id, points(rates));
+      if (wait > 0) throw this.refused(new OverBudget(scope, kind, Math.max(1, Math.ceil(wait))));
+    }
   }
 
   private async spend(s: Spender, kind: 'requests' | 'points' | 'bytes', points: (r: Rates) => number): Promise<void> {

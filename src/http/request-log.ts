@@ -33,7 +33,10 @@ export function logRequest(log: Logger, metrics: Metrics, req: IncomingMessage, 
   res.on('finish', () => {
     metrics.httpRequests.inc({ route: ROUTES.has(path) ? path : 'other', status: String(res.statusCode) });
     const { operationName: operation, errorCode: code } = scope;
-    log[requestLogLevel(res.statusCode, code, scope.callerMistake)](
+    const level = requestLogLevel(res.statusCode, code, scope.callerMistake);
+    // the line's fields are gathered only when its level is written
+    if (!log.isLevelEnabled(level)) return;
+    log[level](
       { requestId, method: req.method, path, status: res.statusCode, operation, code, ms: Math.round(performance.now() - started) },
       'request',
     );

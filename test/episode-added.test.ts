@@ -148,6 +148,38 @@ describe('episodeAdded', () => {
     await c.dispose();
   });
 
+  it('reads the episodes one export announces in one statement, for every subscriber', async () => {
+    const agent = (await s.createKey(a.orgId, 'AGENT')).token;
+    const ONE = `subscription { episodeAdded { id agentId executionIds } }`;
+    type One = { episodeAdded: { id: string; agentId: string; executionIds: string[] } | null };
+    const c1 = wsClient(s.wsUrl, a.token);
+    const c2 = wsClient(s.wsUrl, a.token);
+    const subs = [wsSubscribe<One, Record<string, never>>(c1, ONE, {}), wsSubscribe<One, Record<string, never>>(c2, ONE, {})];
+    await settle();
+    const traces = Array.from({ length: 6 }, () => newTraceId());
+    s.sql.reset();
+    expect(
+      (
+        await exportSpans(
+          base,
+          agent,
+          traces.flatMap((t) => weather(t)),
+        )
+      ).code,
+    ).toBe(0);
+    for (const sub of subs) await sub.waitFor(6);
+    await settle();
+    for (const sub of subs) {
+      expect(sub.errors).toEqual([]);
+      expect(sub.events.map((e) => e.data?.episodeAdded?.executionIds[0]).sort()).toEqual([...traces].sort());
+    }
+    // one read of the six episodes by id (one per event before), shared by both subscribers
+    const reads = s.sql.statements.filter((q) => /from "episodes" as "e"/i.test(q) && /"e"\."id" = /i.test(q));
+    expect(reads).toHaveLength(1);
+    await c1.dispose();
+    await c2.dispose();
+  });
+
   it('is not served over HTTP', async () => {
     const r = await gql(s.url, SUBSCRIBE, {}, a.token);
     expect(r.errors?.length).toBeGreaterThan(0);

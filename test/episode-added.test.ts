@@ -1,4 +1,6 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MAX_WAITING_EVENTS } from '../src/core/event-bus';
 import { RecordEpisodeDocument } from './generated/graphql';
 import { gql, gqlOk, wsClient, wsOnce, wsSubscribe } from './helpers/client';
 import { exportSpans, fixture, newTraceId, readableSpans } from './helpers/otlp';
@@ -178,6 +180,33 @@ describe('episodeAdded', () => {
     expect(reads).toHaveLength(1);
     await c1.dispose();
     await c2.dispose();
+  });
+
+  it('ends a subscription whose events pile up past 10,000 with an error, and the server goes on', async () => {
+    const c = wsClient(s.wsUrl, a.token);
+    const sub = wsSubscribe<Added, { agentId: string }>(c, SUBSCRIBE, { agentId: 'watched-flood' });
+    await settle();
+    // published in one turn of the event loop: the subscription's source takes none of them before the last
+    for (let i = 0; i < MAX_WAITING_EVENTS + 10; i++) {
+      s.app.bus.pubsub.publish('episodeAdded', { orgId: a.orgId, episodeId: randomUUID(), agentId: 'another', sessionId: null });
+    }
+    await sub.waitFor(1);
+    expect(sub.events).toEqual([]);
+    expect(sub.errors).toEqual([
+      [
+        expect.objectContaining({
+          message: expect.stringContaining('events behind on this subscription; subscribe again'),
+          extensions: expect.objectContaining({ code: 'FELL_BEHIND' }),
+        }),
+      ],
+    ]);
+    // the server and a new subscription go on
+    const again = wsSubscribe<Added, { agentId: string }>(c, SUBSCRIBE, { agentId: 'watched-flood' });
+    await settle();
+    const e = await record('watched-flood', null);
+    await again.waitFor(1);
+    expect(again.events.map((x) => x.data?.episodeAdded?.id)).toEqual([e.id]);
+    await c.dispose();
   });
 
   it('is not served over HTTP', async () => {

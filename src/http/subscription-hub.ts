@@ -64,7 +64,11 @@ class Subscriber implements AsyncIterableIterator<ExecutionResult> {
       this.waiter = null;
       w.resolve({ value: result, done: false });
     } else if (this.queue.length >= MAX_QUEUED_RESULTS) {
-      this.fail(new GraphQLError(`the subscriber fell ${MAX_QUEUED_RESULTS} events behind; subscribe again`));
+      this.fail(
+        new GraphQLError(`the subscriber fell ${MAX_QUEUED_RESULTS} events behind; subscribe again`, {
+          extensions: { code: 'FELL_BEHIND' },
+        }),
+      );
       this.leave(this);
     } else {
       // a result waits only when the socket is behind: only then is its size counted

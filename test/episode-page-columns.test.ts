@@ -114,6 +114,20 @@ describe('the episode page reads the columns its selection needs', () => {
     }
   });
 
+  it('carries the rows of the page and of its lists as arrays of their values, answering as rows read on their own do', async () => {
+    const lists = 'canvasContext { id action createdAt } feedbackContext { id score createdAt } segments { id seq content }';
+    await gqlOk(s.url, page('id'), {}, org.token);
+    s.sql.reset();
+    const together = await gqlOk<Page, unknown>(s.url, page(`id title metadata ${lists}`), {}, org.token);
+    expect(s.sql.count, s.sql.statements.join('\n')).toBe(1);
+    const [text] = s.sql.statements;
+    expect(text.match(/json_agg\(json_build_array\(q\d+\./g)).toHaveLength(4);
+    expect(text).not.toMatch(/json_agg\(q\d+\)/);
+    // the lists read after the page, each alone: rows as the driver makes them
+    const after = await gqlOk<Page, unknown>(s.url, page(`id title metadata ... @include(if: true) { ${lists} }`), {}, org.token);
+    expect(together).toEqual(after);
+  });
+
   it('reads the columns of fields under fragments and directives, and pages by its cursors as before', async () => {
     const fragment = 'fragment F on Episode { title metadata }';
     const selection = `id ...F @include(if: true) ... on Episode { executionIds } ... @skip(if: true) { task }`;

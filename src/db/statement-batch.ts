@@ -7,6 +7,8 @@ interface Pending {
   params: readonly unknown[];
   /** the ids this statement's rows give to the reads that depend on them (`IdsOfRows`) */
   gives?: IdsOfRows;
+  /** the names of the columns it returns, when known: its rows then travel as JSON arrays of values */
+  columns?: readonly string[] | null;
   resolve(rows: unknown[]): void;
   reject(err: unknown): void;
 }
@@ -65,9 +67,9 @@ class StatementBatch {
   constructor(private readonly em: EntityManager) {}
 
   /** The rows of one read statement (`?` placeholders), sent together with the others of this turn. */
-  read<T>(sql: string, params: readonly unknown[] = [], gives?: IdsOfRows): Promise<T[]> {
+  read<T>(sql: string, params: readonly unknown[] = [], gives?: IdsOfRows, columns?: readonly string[] | null): Promise<T[]> {
     return new Promise<T[]>((resolve, reject) => {
-      const first = this.pending.push({ sql, params, gives, resolve: resolve as (rows: unknown[]) => void, reject }) === 1;
+      const first = this.pending.push({ sql, params, gives, columns, resolve: resolve as (rows: unknown[]) => void, reject }) === 1;
       // loaders dispatch their batches from process.nextTick callbacks queued in one go: a flush
       // queued by the first of them runs after the last
       if (first) process.nextTick(() => this.flushSoon());
@@ -100,8 +102,8 @@ class StatementBatch {
       const parts = batch.map((p, i) => {
         const sql = withIdsOf(p, sources, params);
         return p.gives
-          ? `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM q${i}) AS r${i}`
-          : `(SELECT coalesce(json_agg(q${i}), '[]'::json) FROM (${sql}) q${i}) AS r${i}`;
+          ? `(SELECT coalesce(${jsonRows(p, `q${i}`)}, '[]'::json) FROM q${i}) AS r${i}`
+          : `(SELECT coalesce(${jsonRows(p, `q${i}`)}, '[]'::json) FROM (${sql}) q${i}) AS r${i}`;
       });
       // the reads that give ids are common table expressions, run once, that the others read
       const ctes = batch.flatMap((p, i) => (p.gives ? [`q${i} AS MATERIALIZED (${p.sql})`] : []));
@@ -111,8 +113,9 @@ class StatementBatch {
         `${ctes.length ? `WITH ${ctes.join(',\n     ')}\n` : ''}SELECT ${parts.join(',\n       ')}`,
         [...cteParams, ...params].map(bound),
       );
-      for (const p of batch) p.gives?.receive(row[`r${batch.indexOf(p)}`]);
-      batch.forEach((p, i) => p.resolve(row[`r${i}`]));
+      const found = batch.map((p, i) => (p.columns ? objectsOf(p.columns, row[`r${i}`] as unknown[][]) : row[`r${i}`]));
+      batch.forEach((p, i) => p.gives?.receive(found[i]));
+      batch.forEach((p, i) => p.resolve(found[i]));
     } catch (err) {
       for (const p of batch) {
         p.gives?.receive([]);
@@ -120,6 +123,23 @@ class StatementBatch {
       }
     }
   }
+}
+
+/**
+ * The JSON array of a read's rows (alias `from`): each row an array of its values when the read's
+ * columns are known, else an object keyed by column. PostgreSQL writes an array of the values for
+ * about two thirds of the CPU of an object built from the whole row, and the text is shorter.
+ */
+const jsonRows = (p: Pending, from: string): string =>
+  p.columns ? `json_agg(json_build_array(${p.columns.map((c) => `${from}."${c}"`).join(', ')}))` : `json_agg(${from})`;
+
+/** Rows read as arrays of values, as the objects the driver would have made of them. */
+function objectsOf(columns: readonly string[], rows: unknown[][]): Record<string, unknown>[] {
+  return rows.map((values) => {
+    const row: Record<string, unknown> = {};
+    for (let k = 0; k < columns.length; k++) row[columns[k]] = values[k];
+    return row;
+  });
 }
 
 /** A value as the driver takes it: the ids of rows read before, as an array. */
@@ -178,9 +198,15 @@ export function batchingReads(em: EntityManager): EntityManager {
  * The rows of a read statement whose text comes only from code: with the batch of a loader's
  * EntityManager, or alone as a named prepared statement.
  */
-export function readStatement<T>(em: EntityManager, sql: string, params: readonly unknown[], gives?: IdsOfRows): Promise<T[]> {
+export function readStatement<T>(
+  em: EntityManager,
+  sql: string,
+  params: readonly unknown[],
+  gives?: IdsOfRows,
+  columns?: readonly string[] | null,
+): Promise<T[]> {
   const batch = batches.get(em);
-  if (batch) return batch.read<T>(sql, params, gives);
+  if (batch) return batch.read<T>(sql, params, gives, columns);
   return runNamed<T>(em, sql, params.map(bound)).then((rows) => {
     gives?.receive(rows);
     return rows;

@@ -1,6 +1,13 @@
 import {
+  AliasNode,
+  ColumnNode,
   type Compilable,
   DummyDriver,
+  IdentifierNode,
+  type OperationNode,
+  ReferenceNode,
+  type RootOperationNode,
+  SelectQueryNode,
   type InferResult,
   type RawBuilder,
   Kysely,
@@ -117,6 +124,25 @@ export function toDriverText(query: Compilable<unknown>): { text: string; params
   return { text, params };
 }
 
+/** The name a selection comes out under: its alias or its column; null for `*` or an expression without an alias. */
+function outputName(selection: OperationNode): string | null {
+  if (AliasNode.is(selection)) return IdentifierNode.is(selection.alias) ? selection.alias.name : null;
+  if (ReferenceNode.is(selection)) return ColumnNode.is(selection.column) ? selection.column.column.name : null;
+  if (ColumnNode.is(selection)) return selection.column.name;
+  return null;
+}
+
+/**
+ * The names of the columns a select statement returns, in order, when every selection names its
+ * column plainly (lower-case identifiers, each once); null when one is `*` or unnamed.
+ */
+function outputColumns(node: RootOperationNode): string[] | null {
+  if (!SelectQueryNode.is(node) || !node.selections) return null;
+  const names = node.selections.map((s) => outputName(s.selection));
+  if (names.some((n) => n === null || !/^[a-z_][a-z0-9_]*$/.test(n))) return null;
+  return new Set(names).size === names.length ? (names as string[]) : null;
+}
+
 /** Stands for a value of a prepared statement while it is built; each run puts the caller's value in its place. */
 class Slot {
   constructor(readonly name: string) {}
@@ -143,7 +169,7 @@ type Shape = Record<string, boolean | number | string>;
  * present, a column that is selected) goes in `shape`, a few flags whose combinations are few.
  */
 export function prepared<V extends Values, S extends Shape, Q extends Compilable<unknown>>(build: (values: V, shape: S) => Q) {
-  const plans = new Map<string, { text: string; params: unknown[] }>();
+  const plans = new Map<string, { text: string; params: unknown[]; columns: string[] | null }>();
   const planOf = (shape: S) => {
     const key = JSON.stringify(shape);
     let plan = plans.get(key);
@@ -156,7 +182,8 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
           return new Slot(name);
         },
       });
-      plan = toDriverText(build(values, shape));
+      const built = build(values, shape);
+      plan = { ...toDriverText(built), columns: outputColumns(built.compile().query) };
       const bound = new Set(plan.params.filter((p): p is Slot => p instanceof Slot).map((p) => p.name));
       const lost = [...named].filter((n) => !bound.has(n));
       // a stand-in turned into text or a number throws at once (Slot); one read but never bound ends here
@@ -169,7 +196,11 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
   /** The text and values the EntityManager is given for this shape and these values. */
   const text = (shape: S, values: V) => {
     const plan = planOf(shape);
-    return { text: plan.text, params: plan.params.map((p) => (p instanceof Slot ? driverValue(values[p.name]) : p)) };
+    return {
+      text: plan.text,
+      params: plan.params.map((p) => (p instanceof Slot ? driverValue(values[p.name]) : p)),
+      columns: plan.columns,
+    };
   };
   return {
     text,
@@ -180,7 +211,7 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
     rows: (em: EntityManager, shape: S, values: V, gives?: IdsOfRows): Promise<InferResult<Q>> => {
       const t = text(shape, values);
       // the rows of a statement built with `sql` (the compiler does not simplify InferResult<Q>[number][])
-      return readStatement(em, t.text, t.params, gives) as Promise<InferResult<Q>>;
+      return readStatement(em, t.text, t.params, gives, t.columns) as Promise<InferResult<Q>>;
     },
   };
 }

@@ -1,8 +1,8 @@
-import { prepared, sql } from '../../db/typed-sql';
+import { prepared, sql, type Unqualified } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { episodeBatch, episodeRows, groupByEpisode, ListLoader } from '../shared';
+import { episodeBatch, episodeRows, groupByEpisode, lateralColumns, ListLoader } from '../shared';
 import type { CanvasAction } from '../shared';
-import { canvasColumns, canvasFromRow } from './canvas.rows';
+import { CANVAS_COLUMNS, canvasColumns, canvasFromRow } from './canvas.rows';
 import type { CanvasAudit } from './canvas.type';
 
 export interface CanvasContextArgs {
@@ -37,7 +37,7 @@ const canvasStatement = prepared(
               .as('x'),
           (join) => join.onTrue(),
         )
-        .selectAll('x')
+        .select(lateralColumns<Unqualified<(typeof CANVAS_COLUMNS)[number]>>(shape.columns))
         .orderBy('x.episode_id')
         .orderBy('x.created_at')
         .orderBy('x.id')

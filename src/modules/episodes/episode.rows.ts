@@ -30,8 +30,53 @@ export const EPISODE_COLUMNS = [
 ] as const;
 
 export type EpisodeRow = Pick<Selectable<EpisodesTable>, Unqualified<(typeof EPISODE_COLUMNS)[number]>>;
+type EpisodeColumn = keyof EpisodeRow;
 
-/** A raw `episodes` row as the GraphQL type, without hydrating an entity. */
+/**
+ * The columns each field of `Episode` is computed from, for reads that select only what a document
+ * asks for (the episode page). A field not named here reads nothing of the row but its id (the
+ * context and link lists, which load by id); a field resolver that computes from other properties
+ * of the episode must name their columns here.
+ */
+const EPISODE_FIELD_COLUMNS: Readonly<Record<string, readonly EpisodeColumn[]>> = {
+  agentId: ['agent_id'],
+  sessionId: ['session_id'],
+  title: ['title'],
+  task: ['task'],
+  intent: ['intent'],
+  topic: ['topic'],
+  blueprint: ['blueprint'],
+  createdAt: ['created_at'],
+  endedAt: ['ended_at'],
+  executionIds: ['execution_ids'],
+  canvasActionCount: ['canvas_action_count'],
+  feedbackCount: ['feedback_count'],
+  aggregateFeedbackScore: ['feedback_score_sum', 'feedback_score_count'],
+  overallScore: ['overall_score'],
+  accepted: ['accepted'],
+  generationConfig: ['generation_config'],
+  metadata: ['metadata'],
+  decayScore: ['created_at', 'accepted', 'overall_score'],
+};
+
+/**
+ * The columns of `episodes` (unqualified, in the order of `EPISODE_COLUMNS`) that the fields
+ * `selects` picks are computed from, and the id, as one comma-separated key fit for a statement's
+ * shape.
+ */
+export function episodeColumnsOf(selects: (field: string) => boolean): string {
+  const needed = new Set<string>(['id']);
+  for (const [field, columns] of Object.entries(EPISODE_FIELD_COLUMNS)) if (selects(field)) for (const c of columns) needed.add(c);
+  return EPISODE_COLUMNS.map((c) => c.slice(2))
+    .filter((c) => needed.has(c))
+    .join(',');
+}
+
+/**
+ * A raw `episodes` row as the GraphQL type, without hydrating an entity. A row read with some of the
+ * columns only (`episodeColumnsOf`) leaves the fields of the others without their values, and
+ * nothing reads them.
+ */
 export function episodeFromRow(r: EpisodeRow): Episode {
   return Episode.from({
     id: r.id,

@@ -4,7 +4,16 @@ import type { EpisodeFactsTable } from '../../db/tables';
 import { prepared, rows, sql, templateRows } from '../../db/typed-sql';
 import { FACT_COLUMNS, factFromRow, type FactRow } from '../facts';
 import type { Fact } from '../facts';
-import { camelCaseFields, episodeBatch, episodeRows, groupByEpisode, ListLoader, ofEpisodes, rankInEpisode } from '../shared';
+import {
+  camelCaseFields,
+  episodeBatch,
+  episodeRows,
+  groupByEpisode,
+  lateralColumns,
+  ListLoader,
+  ofEpisodes,
+  rankInEpisode,
+} from '../shared';
 import type { EpisodeOutput, Segment } from './episode-parts.type';
 import { instantOf } from '../../core/instant';
 
@@ -42,7 +51,7 @@ const segmentsStatement = prepared(
             .as('x'),
         (join) => join.onTrue(),
       )
-      .selectAll('x')
+      .select(lateralColumns<SegmentColumn>(shape.columns))
       .orderBy('x.episode_id')
       .orderBy('x.seq');
   },

@@ -68,7 +68,12 @@ const OPTIONAL = [
  * planning the statement again, and plans it on every run (with its context lists, about as much
  * database time as reading them). Page sizes are at most 100, so the texts stay few.
  */
-type PageShape = Record<(typeof OPTIONAL)[number], boolean> & { hasCanvas: 'yes' | 'no' | 'any'; limit: number };
+type PageShape = Record<(typeof OPTIONAL)[number], boolean> & {
+  hasCanvas: 'yes' | 'no' | 'any';
+  limit: number;
+  /** the columns the page's episodes are read with (`episodeColumnsOf` their selection) */
+  columns: string;
+};
 
 /** The values of a page statement, each already checked. */
 interface PageValues {
@@ -97,7 +102,8 @@ interface PageValues {
  * index led by org_id. Built once per combination of conditions present.
  */
 const pageStatement = prepared((v: PageValues, s: PageShape) => {
-  let q = sql.selectFrom('episodes as e').select(EPISODE_COLUMNS).where('e.org_id', '=', v.orgId);
+  const columns = s.columns.split(',').map((c) => `e.${c}`) as (typeof EPISODE_COLUMNS)[number][];
+  let q = sql.selectFrom('episodes as e').select(columns).where('e.org_id', '=', v.orgId);
   if (s.agentId) q = q.where('e.agent_id', '=', v.agentId!);
   if (s.sessionId) q = q.where('e.session_id', '=', v.sessionId!);
   if (s.topic) q = q.where('e.topic', '=', v.topic!);
@@ -139,13 +145,15 @@ const pageStatement = prepared((v: PageValues, s: PageShape) => {
 });
 
 /**
- * A page of episodes, newest first, by keyset (created_at, id). `ahead` starts the reads of the
+ * A page of episodes, newest first, by keyset (created_at, id), read with the columns `columns`
+ * (`episodeColumnsOf` the fields selected on its episodes). `ahead` starts the reads of the
  * page's episodes' context lists with the ids the page's statement will give (`IdsOfRows` of the
  * page size), so the page and its lists are one statement; the page is answered once they are kept.
  */
 export async function listEpisodes(
   em: EntityManager,
   orgId: string,
+  columns: string,
   filter: EpisodeFilter | null | undefined,
   first?: number | null,
   after?: string | null,
@@ -180,7 +188,12 @@ export async function listEpisodes(
     afterId: cursor?.id ?? null,
   };
   const present = Object.fromEntries(OPTIONAL.map((k) => [k, v[k] !== null])) as Record<(typeof OPTIONAL)[number], boolean>;
-  const shape: PageShape = { ...present, hasCanvas: f.hasCanvas === true ? 'yes' : f.hasCanvas === false ? 'no' : 'any', limit: n + 1 };
+  const shape: PageShape = {
+    ...present,
+    hasCanvas: f.hasCanvas === true ? 'yes' : f.hasCanvas === false ? 'no' : 'any',
+    limit: n + 1,
+    columns,
+  };
   // the lists' reads are dispatched after this turn: the page's read joins them
   const ids = new IdsOfRows(n);
   const kept = ahead?.(ids) ?? null;

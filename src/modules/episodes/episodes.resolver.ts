@@ -6,15 +6,27 @@ import { listCost } from '../../core/limits';
 import type { Context } from '../../graphql/context.type';
 import { CAN } from '../orgs';
 import { EpisodeConnection } from './episode-parts.type';
+import { episodeColumnsOf } from './episode.rows';
 import { Episode } from './episode.type';
 import { EpisodeFilter, RecordEpisodeInput, SegmentInput } from './episodes.inputs';
-import { prefetchSelected, readAheadSelected } from '../shared';
+import { prefetchSelected, readAheadSelected, selectedFieldsAt } from '../shared';
 import type { IdsOfRows } from '../../db/statement-batch';
 import { episodeById, getEpisode, listEpisodes } from './episodes.query';
 import * as episodes from './episodes.service';
 
 /** Where a page's episodes are in its selection. */
 const EDGE_NODE = ['edges', 'node'];
+
+// per selection of a page's episodes (`selectedFieldsAt` keeps one set per document)
+const columnKeys = new WeakMap<ReadonlySet<string>, string>();
+
+/** The columns a page's episodes are read with: those of the fields its document selects on them. */
+function pageColumns(info: GraphQLResolveInfo): string {
+  const fields = selectedFieldsAt(info, EDGE_NODE);
+  let columns = columnKeys.get(fields);
+  if (columns === undefined) columnKeys.set(fields, (columns = episodeColumnsOf((f) => fields.has(f))));
+  return columns;
+}
 
 async function mustGet(ctx: Context, id: string): Promise<Episode> {
   const ep = await getEpisode(ctx.em, ctx.orgId, id);
@@ -50,7 +62,7 @@ export class EpisodesResolver {
   ): Promise<EpisodeConnection> {
     // the context lists its episodes select are read in the same statement as the page
     const ahead = (ids: IdsOfRows) => readAheadSelected(ctx, info, EDGE_NODE, 'Episode', ids);
-    return listEpisodes(ctx.loaders.em, ctx.orgId, filter, first, after, ahead);
+    return listEpisodes(ctx.loaders.em, ctx.orgId, pageColumns(info), filter, first, after, ahead);
   }
 
   @Mutation(() => Episode, {

@@ -1,9 +1,9 @@
 import { sql as raw } from 'kysely';
-import { prepared, sql } from '../../db/typed-sql';
+import { prepared, sql, type Unqualified } from '../../db/typed-sql';
 import type { KeyedLoaderFactory } from '../../graphql/loaders';
-import { episodeBatch, episodeRows, groupByEpisode, ListLoader } from '../shared';
+import { episodeBatch, episodeRows, groupByEpisode, lateralColumns, ListLoader } from '../shared';
 import type { FeedbackType } from './feedback-score';
-import { feedbackColumns, feedbackFromRow } from './feedback.rows';
+import { FEEDBACK_COLUMNS, feedbackColumns, feedbackFromRow } from './feedback.rows';
 import type { Feedback } from './feedback.type';
 
 export interface FeedbackContextArgs {
@@ -36,7 +36,7 @@ const feedbackStatement = prepared(
               .as('x'),
           (join) => join.onTrue(),
         )
-        .selectAll('x')
+        .select(lateralColumns<Unqualified<(typeof FEEDBACK_COLUMNS)[number]>>(shape.columns))
         .orderBy('x.episode_id')
         .orderBy('x.created_at')
         .orderBy('x.id')

@@ -76,3 +76,43 @@ export function selectedColumns(info: GraphQLResolveInfo, columns: FieldColumns,
   }
   return found;
 }
+
+// per field of a parsed document: the names selected at the end of each path under it
+const namesAt = new WeakMap<FieldNode, Map<string, ReadonlySet<string>>>();
+
+/**
+ * The names of the fields selected on the objects reached from the field being resolved by the
+ * path of field names `path` (a page's `edges.node`), under a directive or not: every field those
+ * objects may be asked for.
+ */
+export function selectedFieldsAt(info: GraphQLResolveInfo, path: readonly string[]): ReadonlySet<string> {
+  const key = info.fieldNodes.length === 1 ? info.fieldNodes[0] : null;
+  const known = key && namesAt.get(key)?.get(path.join('.'));
+  if (known) return known;
+  const fragment = (name: string) => info.fragments[name]?.selectionSet;
+  let sets: (SelectionSetNode | undefined)[] = info.fieldNodes.map((n) => n.selectionSet);
+  for (const name of path) {
+    const next: (SelectionSetNode | undefined)[] = [];
+    const spread = new Set<string>();
+    const walk = (set: SelectionSetNode | undefined) => {
+      for (const s of set?.selections ?? []) {
+        if (s.kind === Kind.FIELD) {
+          if (s.name.value === name) next.push(s.selectionSet);
+        } else if (s.kind === Kind.INLINE_FRAGMENT) walk(s.selectionSet);
+        else if (!spread.has(s.name.value)) {
+          spread.add(s.name.value);
+          walk(fragment(s.name.value));
+        }
+      }
+    };
+    for (const set of sets) walk(set);
+    sets = next;
+  }
+  const names = fieldNames(sets, fragment);
+  if (key) {
+    const byPath = namesAt.get(key) ?? new Map<string, ReadonlySet<string>>();
+    byPath.set(path.join('.'), names);
+    namesAt.set(key, byPath);
+  }
+  return names;
+}

@@ -58,3 +58,10 @@ export function groupByEpisode<R extends { episode_id: string }, T>(ids: readonl
   for (const r of rows) groups.get(r.episode_id)?.push(map(r));
   return ids.map((id) => groups.get(id)!);
 }
+
+/**
+ * The columns of a key made by `columnsOf`, qualified by the alias `x` of a list's lateral read: an
+ * outer select that names each column (not `x.*`) lets the statement batch carry the rows as
+ * arrays of values.
+ */
+export const lateralColumns = <C extends string>(key: string) => key.split(',').map((c) => `x.${c}`) as `x.${C}`[];

@@ -1,5 +1,5 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema, OperationTypeNode } from 'graphql';
+import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, OperationTypeNode } from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { planSchemaOf } from './plan-schema';
 import { forgetResponseBudget } from './response-size';
@@ -58,28 +58,33 @@ export class CompiledExecution {
     return made;
   }
 
-  readonly executor: GatewayExecutor = async ({ document, operation, request, context }) => {
+  /** Executes one operation of a checked document: through its plan when it has one, else graphql-js. */
+  async run(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown> | undefined,
+    operationName: string | undefined,
+    context: unknown,
+  ): Promise<ExecutionResult> {
     const interpreted = (plan: ExecutionPlan) => {
       this.onExecuted(plan);
-      return execute({
-        schema: this.schema,
-        document,
-        contextValue: context,
-        variableValues: request.variables,
-        operationName: request.operationName,
-      }) as Promise<ExecutionResult>;
+      const args = { schema: this.schema, document, contextValue: context, variableValues: variables, operationName };
+      return execute(args) as Promise<ExecutionResult>;
     };
     if (!this.enabled || operation.operation !== OperationTypeNode.QUERY) return interpreted('interpreted');
-    const plan = this.planFor(document, request.operationName ?? undefined);
+    const plan = this.planFor(document, operationName);
     if (!plan) return interpreted('interpreted');
-    const result = (await plan.query(undefined, context, request.variables ?? {})) as ExecutionResult;
+    const result = (await plan.query(undefined, context, variables ?? {})) as ExecutionResult;
     if (!result.errors?.length) {
       this.onExecuted('compiled');
       return result;
     }
     forgetResponseBudget(context);
     return interpreted('interpreted_after_error');
-  };
+  }
+
+  readonly executor: GatewayExecutor = ({ document, operation, request, context }) =>
+    this.run(document, operation, request.variables, request.operationName ?? undefined, context);
 
   /**
    * Apollo Server's hook for replacing execution: a "gateway" that serves this one schema, never

@@ -2,7 +2,9 @@ import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-i
 import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, OperationTypeNode } from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { planSchemaOf } from './plan-schema';
-import { forgetResponseBudget } from './response-size';
+import { forgetResponseBudget, isPromise } from './response-size';
+
+type PromiseOrValue<T> = T | Promise<T>;
 
 /** How an operation was executed, for the metrics. */
 export type ExecutionPlan = 'compiled' | 'interpreted' | 'interpreted_after_error';
@@ -58,32 +60,37 @@ export class CompiledExecution {
     return made;
   }
 
-  /** Executes one operation of a checked document: through its plan when it has one, else graphql-js. */
-  async run(
+  /**
+   * Executes one operation of a checked document: through its plan when it has one, else graphql-js.
+   * An answer made without waiting for anything (such as `{ __typename }`) comes without a promise.
+   */
+  run(
     document: DocumentNode,
     operation: OperationDefinitionNode,
     variables: Record<string, unknown> | undefined,
     operationName: string | undefined,
     context: unknown,
-  ): Promise<ExecutionResult> {
+  ): PromiseOrValue<ExecutionResult> {
     const interpreted = (plan: ExecutionPlan) => {
       this.onExecuted(plan);
-      const args = { schema: this.schema, document, contextValue: context, variableValues: variables, operationName };
-      return execute(args) as Promise<ExecutionResult>;
+      return execute({ schema: this.schema, document, contextValue: context, variableValues: variables, operationName });
     };
     if (!this.enabled || operation.operation !== OperationTypeNode.QUERY) return interpreted('interpreted');
     const plan = this.planFor(document, operationName);
     if (!plan) return interpreted('interpreted');
-    const result = (await plan.query(undefined, context, variables ?? {})) as ExecutionResult;
-    if (!result.errors?.length) {
-      this.onExecuted('compiled');
-      return result;
-    }
-    forgetResponseBudget(context);
-    return interpreted('interpreted_after_error');
+    const completed = (result: ExecutionResult) => {
+      if (!result.errors?.length) {
+        this.onExecuted('compiled');
+        return result;
+      }
+      forgetResponseBudget(context);
+      return interpreted('interpreted_after_error');
+    };
+    const result = plan.query(undefined, context, variables ?? {}) as PromiseOrValue<ExecutionResult>;
+    return isPromise(result) ? result.then(completed) : completed(result);
   }
 
-  readonly executor: GatewayExecutor = ({ document, operation, request, context }) =>
+  readonly executor: GatewayExecutor = async ({ document, operation, request, context }) =>
     this.run(document, operation, request.variables, request.operationName ?? undefined, context);
 
   /**

@@ -15,6 +15,8 @@ import { currentRequestScope } from '../core/request-scope';
 import type { CompiledExecution } from '../graphql/compiled-execution';
 import type { Context } from '../graphql/context.type';
 import { checkOperation } from '../graphql/limits';
+import { isPromise } from '../graphql/response-size';
+import { chargeHttpOperationNow } from './budget-guard';
 import { asGraphqlError, contentTypeFor, errorAnswer, type GraphqlAnswer, resultAnswer, writeAnswer } from './graphql-answer';
 import type { Metrics } from './metrics';
 import type { Pipeline } from './pipeline';
@@ -107,8 +109,10 @@ export class DocumentCache {
 
 /** What a direct request needs of the HTTP transport. */
 export interface DirectPostHost {
-  /** admit, then the context to execute with; throws as admission refuses */
-  context(): Promise<Context>;
+  /** admit: null once admitted at once, else the promise of it; throws or rejects as admission refuses */
+  admit(): Promise<void> | null;
+  /** a fresh context for the request's operation */
+  context(): Context;
   /** answers the request through Apollo Server with the context given (or its failure) */
   viaApollo(context: () => Promise<Context>): Promise<void>;
   /** answers a document over the token and nesting limits (400), before admission; false when it is within them */
@@ -140,19 +144,21 @@ export class DirectPost {
   async answer(req: IncomingMessage, res: ServerResponse, request: DirectRequest, host: DirectPostHost): Promise<void> {
     let checked = this.documents.get(request.query);
     if (!checked && host.refuseOverLimits()) return;
-    let context: Context;
     try {
-      context = await host.context();
+      const admitting = host.admit();
+      if (admitting) await admitting;
     } catch (err) {
       return host.viaApollo(() => Promise.reject(err as Error));
     }
+    const context = host.context();
     checked ??= this.documents.check(request.query) ?? undefined;
     const operation = checked && getOperationAST(checked.document, request.operationName);
     if (!checked || !operation || operation.operation === OperationTypeNode.SUBSCRIPTION)
       return host.viaApollo(() => Promise.resolve(context));
     this.answered += 1;
     const started = performance.now();
-    const answer = await this.run(checked, operation, request, context, req.headers.authorization);
+    const running = this.run(checked, operation, request, context, req.headers.authorization);
+    const answer = isPromise(running) ? await running : running;
     const name = operation.name?.value ?? 'anonymous';
     this.metrics.observe(name, 'http', (performance.now() - started) / 1000, answer.ok);
     writeAnswer(res, answer);
@@ -168,24 +174,28 @@ export class DirectPost {
     return cost;
   }
 
-  /** charge the budget, execute, shape the answer */
-  private async run(
+  /** charge the budget, execute, shape the answer: without a promise when nothing waits */
+  private run(
     checked: CheckedSource,
     operation: OperationDefinitionNode,
     request: DirectRequest,
     context: Context,
     authorization: string | undefined,
-  ): Promise<GraphqlAnswer> {
-    const { formatError } = this.pipeline;
+  ): GraphqlAnswer | Promise<GraphqlAnswer> {
+    const { formatError, budgets, door } = this.pipeline;
     const scope = currentRequestScope();
     if (scope) scope.operationName = operation.name?.value ?? 'anonymous';
-    let result: ExecutionResult;
+    const failed = (err: unknown) => errorAnswer([asGraphqlError(err)], formatError, request.contentType);
+    const answered = (result: ExecutionResult) => resultAnswer(result, formatError, request.contentType);
+    const execute = () => this.execution.run(checked.document, operation, request.variables, request.operationName, context);
     try {
-      await this.pipeline.chargeHttp(context.viewer, this.cost(checked, operation, request.variables), authorization);
-      result = await this.execution.run(checked.document, operation, request.variables, request.operationName, context);
+      const cost = this.cost(checked, operation, request.variables);
+      if (!chargeHttpOperationNow(budgets, door, context.viewer, cost, authorization))
+        return this.pipeline.chargeHttp(context.viewer, cost, authorization).then(execute).then(answered, failed);
+      const result = execute();
+      return isPromise(result) ? result.then(answered, failed) : answered(result);
     } catch (err) {
-      return errorAnswer([asGraphqlError(err)], formatError, request.contentType);
+      return failed(err);
     }
-    return resultAnswer(result, formatError, request.contentType);
   }
 }

@@ -22,6 +22,7 @@ import type { Services } from '../graphql/services';
 import type { Viewer } from '../modules/orgs';
 import { DirectPost, type DirectPostHost, directRequest } from './direct-post';
 import { documentLimits, documentRefusal } from './document-limits';
+import { admitHttpRequestNow } from './budget-guard';
 import { bodyRefusal, isPlainJsonPost, parseJsonBody, readBody, serveGraphql } from './graphql-post';
 import { answerAndClose, bodyDeadline, hasBody, isClientAbort, logClientLeft, refusalBeforeBody } from './body-guard';
 import { mountDashboard } from './dashboard';
@@ -224,7 +225,7 @@ class GraphqlHttp {
   };
 
   private async answerPlainPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const viewer = await this.authenticateFirst(req, res);
+    const viewer = this.pipeline.authenticateNow(req.headers.authorization) ?? (await this.authenticateFirst(req, res));
     if (!viewer) return;
     try {
       const raw = await readBody(req);
@@ -252,11 +253,10 @@ class GraphqlHttp {
 
   /** What the direct path asks of this transport for one request. */
   private directHost(req: IncomingMessage, res: ServerResponse, body: unknown, bodyBytes: number, viewer: Viewer): DirectPostHost {
+    const { budgets, door } = this.pipeline;
     return {
-      context: async () => {
-        await this.pipeline.admitHttp(viewer, req, res, bodyBytes);
-        return this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId());
-      },
+      admit: () => admitHttpRequestNow(budgets, door, viewer, req, res, bodyBytes),
+      context: () => this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId()),
       viaApollo: (context) => serveGraphql(this.apollo, req, res, body, context),
       refuseOverLimits: () => this.refuseOverLimits(res, body),
     };

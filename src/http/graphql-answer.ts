@@ -91,7 +91,7 @@ function answer(
   const shaped = collapseTooLarge(result as ExecutionResult & { errors?: readonly GraphQLFormattedError[] });
   const body = `${JSON.stringify({ errors: shaped.errors, data: shaped.data, extensions: shaped.extensions })}\n`;
   return {
-    status: status ?? responseStatus(shaped.errors) ?? 200,
+    status: status ?? (shaped.errors ? responseStatus(shaped.errors) : undefined) ?? 200,
     headers: [...headers, ['content-type', contentType]],
     body,
     ok: !shaped.errors?.length,

@@ -169,7 +169,9 @@ describe('the direct path of a plain POST', () => {
       const a = await same(gql({ query }));
       expect(a.status === 200 || !a.direct, query).toBe(true);
     }
-    const costly = await same(gql({ query: `{ ${Array.from({ length: 40 }, (_, i) => `e${i}: episodes(first: 100) { edges { cursor } }`).join(' ')} }` }));
+    const costly = await same(
+      gql({ query: `{ ${Array.from({ length: 40 }, (_, i) => `e${i}: episodes(first: 100) { edges { cursor } }`).join(' ')} }` }),
+    );
     expect(costly.status).toBeGreaterThanOrEqual(400);
   });
 

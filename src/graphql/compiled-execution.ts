@@ -1,5 +1,12 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema, type OperationDefinitionNode, OperationTypeNode } from 'graphql';
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  OperationTypeNode,
+} from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { planSchemaOf } from './plan-schema';
 import { forgetResponseBudget, isPromise } from './response-size';

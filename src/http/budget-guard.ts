@@ -79,7 +79,13 @@ export function admitHttpRequestNow(
 }
 
 /** `chargeHttpOperation` without a promise when the budgets are counted in memory: true once charged; throws RATE_LIMITED. */
-export function chargeHttpOperationNow(budgets: Budgets, door: BudgetDoor, spender: Spender, cost: number, authorization: string | undefined): boolean {
+export function chargeHttpOperationNow(
+  budgets: Budgets,
+  door: BudgetDoor,
+  spender: Spender,
+  cost: number,
+  authorization: string | undefined,
+): boolean {
   try {
     return budgets.chargeNow(spender, cost);
   } catch (e) {

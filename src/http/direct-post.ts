@@ -148,7 +148,9 @@ export class DirectPost {
       const admitting = host.admit();
       if (admitting) await admitting;
     } catch (err) {
-      return host.viaApollo(() => Promise.reject(err as Error));
+      return host.viaApollo(() => {
+        throw err; // Apollo Server answers the refusal as the failure of its context function
+      });
     }
     const context = host.context();
     checked ??= this.documents.check(request.query) ?? undefined;

@@ -47,10 +47,7 @@ interface HttpHead {
   headers?: Map<string, string>;
 }
 const isHttpHead = (x: unknown): x is HttpHead =>
-  !!x &&
-  typeof x === 'object' &&
-  (!('status' in x) || typeof x.status === 'number') &&
-  (!('headers' in x) || x.headers instanceof Map);
+  !!x && typeof x === 'object' && (!('status' in x) || typeof x.status === 'number') && (!('headers' in x) || x.headers instanceof Map);
 
 /** Errors in the API's shape, and the status and headers their `extensions.http` ask for. */
 function formatErrors(errors: readonly unknown[], format: Format) {

@@ -73,8 +73,9 @@ export class DocumentCache {
   constructor(
     private readonly schema: GraphQLSchema,
     private readonly rules: readonly ValidationRule[],
-    private readonly maxChars = 8 * 1024 * 1024,
-    private readonly maxEntries = 2000,
+    // a document's tree takes many times the memory of its text: 1 MB of text is tens of MB of trees
+    private readonly maxChars = 1024 * 1024,
+    private readonly maxEntries = 1000,
   ) {}
 
   get(source: string): CheckedSource | undefined {

@@ -1,5 +1,7 @@
 import { request } from 'node:http';
+import { buildSchema, specifiedRules } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DocumentCache } from '../src/http/direct-post';
 import { startTestServer, type TestServer } from './helpers/server';
 
 // A plain POST of one query or mutation is answered by the server's own stages, without Apollo
@@ -235,5 +237,23 @@ describe('the direct path of a plain POST', () => {
     }
     // refused when charged, after the document was checked: answered by the direct path
     expect(points).toContain('429 direct');
+  });
+});
+
+describe('the document cache of the direct path', () => {
+  const schema = buildSchema('type Query { a: Int, b: String }');
+  it('keeps checked documents by their exact text, the least recently used dropped past its bound', () => {
+    const cache = new DocumentCache(schema, specifiedRules, 30, 2);
+    expect(cache.check('{ nope }')).toBeNull(); // not valid: not kept
+    expect(cache.check('{ a')).toBeNull(); // does not parse: not kept
+    const a = cache.check('{ a }')!;
+    const b = cache.check('{ b }')!;
+    expect(cache.get('{ a }')).toBe(a); // the same document object each time
+    expect(cache.get('{ a }  ')).toBeUndefined(); // another text is another document
+    cache.check('{ a b }'); // a third entry: '{ b }', least recently used, goes
+    expect([cache.get('{ a }'), cache.get('{ b }')]).toEqual([a, undefined]);
+    cache.check(`{ ${'a '.repeat(20)}}`); // over the text bound: the older ones go
+    expect([cache.get('{ a }'), cache.get('{ a b }')]).toEqual([undefined, undefined]);
+    expect(b.document.definitions).toHaveLength(1);
   });
 });

@@ -88,6 +88,8 @@ export interface Config {
   migrateOnStart: boolean;
   /** queries run through plans compiled per document (COMPILED_EXECUTION, default true) */
   compiledExecution: boolean;
+  /** plain POSTs of one query or mutation answered without Apollo Server's HTTP layer (GRAPHQL_DIRECT_POST, default true) */
+  directPost: boolean;
   initOrgName: string | null;
   initAdminToken: string | null;
   logLevel: string;
@@ -292,6 +294,7 @@ export function loadConfig(env: Env = process.env): Config {
     embeddedPgPort: str(env, 'EMBEDDED_PG_PORT') === null ? null : int(env, 'EMBEDDED_PG_PORT', 0, 1, 65535),
     migrateOnStart: bool(env, 'MIGRATE_ON_START', true),
     compiledExecution: bool(env, 'COMPILED_EXECUTION', true),
+    directPost: bool(env, 'GRAPHQL_DIRECT_POST', true),
     initOrgName,
     initAdminToken,
     logLevel,

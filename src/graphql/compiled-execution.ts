@@ -1,8 +1,17 @@
 import type { GatewayExecutor, GatewayInterface } from '@apollo/server-gateway-interface';
-import { type DocumentNode, execute, type ExecutionResult, type GraphQLSchema, OperationTypeNode } from 'graphql';
+import {
+  type DocumentNode,
+  execute,
+  type ExecutionResult,
+  type GraphQLSchema,
+  type OperationDefinitionNode,
+  OperationTypeNode,
+} from 'graphql';
 import { compileQuery, type CompiledQuery, isCompiledQuery } from 'graphql-jit';
 import { planSchemaOf } from './plan-schema';
-import { forgetResponseBudget } from './response-size';
+import { forgetResponseBudget, isPromise } from './response-size';
+
+type PromiseOrValue<T> = T | Promise<T>;
 
 /** How an operation was executed, for the metrics. */
 export type ExecutionPlan = 'compiled' | 'interpreted' | 'interpreted_after_error';
@@ -58,28 +67,38 @@ export class CompiledExecution {
     return made;
   }
 
-  readonly executor: GatewayExecutor = async ({ document, operation, request, context }) => {
+  /**
+   * Executes one operation of a checked document: through its plan when it has one, else graphql-js.
+   * An answer made without waiting for anything (such as `{ __typename }`) comes without a promise.
+   */
+  run(
+    document: DocumentNode,
+    operation: OperationDefinitionNode,
+    variables: Record<string, unknown> | undefined,
+    operationName: string | undefined,
+    context: unknown,
+  ): PromiseOrValue<ExecutionResult> {
     const interpreted = (plan: ExecutionPlan) => {
       this.onExecuted(plan);
-      return execute({
-        schema: this.schema,
-        document,
-        contextValue: context,
-        variableValues: request.variables,
-        operationName: request.operationName,
-      }) as Promise<ExecutionResult>;
+      return execute({ schema: this.schema, document, contextValue: context, variableValues: variables, operationName });
     };
     if (!this.enabled || operation.operation !== OperationTypeNode.QUERY) return interpreted('interpreted');
-    const plan = this.planFor(document, request.operationName ?? undefined);
+    const plan = this.planFor(document, operationName);
     if (!plan) return interpreted('interpreted');
-    const result = (await plan.query(undefined, context, request.variables ?? {})) as ExecutionResult;
-    if (!result.errors?.length) {
-      this.onExecuted('compiled');
-      return result;
-    }
-    forgetResponseBudget(context);
-    return interpreted('interpreted_after_error');
-  };
+    const completed = (result: ExecutionResult) => {
+      if (!result.errors?.length) {
+        this.onExecuted('compiled');
+        return result;
+      }
+      forgetResponseBudget(context);
+      return interpreted('interpreted_after_error');
+    };
+    const result = plan.query(undefined, context, variables ?? {}) as PromiseOrValue<ExecutionResult>;
+    return isPromise(result) ? result.then(completed) : completed(result);
+  }
+
+  readonly executor: GatewayExecutor = async ({ document, operation, request, context }) =>
+    this.run(document, operation, request.variables, request.operationName ?? undefined, context);
 
   /**
    * Apollo Server's hook for replacing execution: a "gateway" that serves this one schema, never

@@ -37,6 +37,12 @@ const readerOf = (services: Services): EntityManager => {
   return em;
 };
 
+/** The caller of an Authorization value when the key cache has it (no promise), else undefined. */
+export function cachedViewer(services: Services, authorization: unknown): Viewer | undefined {
+  const token = bearerToken(authorization);
+  return token ? services.keyCache.get(hashToken(token)) : undefined;
+}
+
 /**
  * Looks up the caller of an Authorization value (from the key cache when it was seen recently);
  * throws UNAUTHENTICATED when it is not a valid key, SERVICE_UNAVAILABLE (HTTP 503) when the

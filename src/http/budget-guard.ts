@@ -50,6 +50,51 @@ export function admitHttpRequest(
   );
 }
 
+/**
+ * `admitHttpRequest` without a promise when the budgets are counted in memory and every slot is
+ * free: null once admitted, else the promise of the rest (a slot to wait for, or everything when
+ * the budgets are counted in Redis). Throws (or rejects with) RATE_LIMITED.
+ */
+export function admitHttpRequestNow(
+  budgets: Budgets,
+  door: BudgetDoor,
+  spender: Spender,
+  req: IncomingMessage,
+  res: ServerResponse,
+  bodyBytes: number,
+): Promise<void> | null {
+  const refused = (e: OverBudget) => door.close(req.headers.authorization, e);
+  try {
+    if (!budgets.requestNow(spender, bodyBytes)) return admitHttpRequest(budgets, door, spender, req, res, bodyBytes);
+  } catch (e) {
+    if (!(e instanceof OverBudget)) throw e;
+    refused(e);
+    throw rateLimitedError(e);
+  }
+  const hold = (release: () => void) => (res.closed ? release() : void res.once('close', release));
+  const release = budgets.slotNow(spender);
+  if (!release) return guarded(() => budgets.slot(spender).then(hold), refused);
+  hold(release);
+  return null;
+}
+
+/** `chargeHttpOperation` without a promise when the budgets are counted in memory: true once charged; throws RATE_LIMITED. */
+export function chargeHttpOperationNow(
+  budgets: Budgets,
+  door: BudgetDoor,
+  spender: Spender,
+  cost: number,
+  authorization: string | undefined,
+): boolean {
+  try {
+    return budgets.chargeNow(spender, cost);
+  } catch (e) {
+    if (!(e instanceof OverBudget)) throw e;
+    door.close(authorization, e);
+    throw rateLimitedError(e);
+  }
+}
+
 /** Charges an HTTP operation's cost (known once it passed the limits) to the caller's budgets; throws RATE_LIMITED. */
 export function chargeHttpOperation(
   budgets: Budgets,

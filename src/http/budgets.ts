@@ -176,6 +176,24 @@ export class Budgets {
     };
   }
 
+  /** `slot` when every slot it needs is free now: the function that frees them, else null (nothing taken). */
+  slotNow(s: Spender): (() => void) | null {
+    const releaseKey = this.slots.key.tryAcquire(s.apiKeyId, this.keys[s.role].budget.concurrent);
+    if (!releaseKey) return null;
+    const releaseOrg = this.slots.org.tryAcquire(s.orgId, this.org.budget.concurrent);
+    const releaseRun = releaseOrg && this.fair ? this.fair.tryAcquire(s.orgId) : null;
+    if (!releaseOrg || (this.fair && !releaseRun)) {
+      releaseOrg?.();
+      releaseKey();
+      return null;
+    }
+    return () => {
+      releaseRun?.();
+      releaseOrg();
+      releaseKey();
+    };
+  }
+
   /** requests running and waiting for the instance's fair slots, over every organization */
   running(): { active: number; waiting: number } {
     return this.fair?.usage() ?? { active: 0, waiting: 0 };
@@ -198,13 +216,13 @@ export class Budgets {
 
   /** `spend` on the in-memory windows (no Redis client): the key's, then its organization's. */
   private spendInMemory(s: Spender, kind: 'requests' | 'points' | 'bytes', points: (r: Rates) => number): void {
-    for (const [scope, rates, id] of [
-      ['key', this.keys[s.role], s.apiKeyId],
-      ['org', this.org, s.orgId],
-    ] as const) {
-      const wait = (rates[kind] as MemoryWindows).spend(id, points(rates));
-      if (wait > 0) throw this.refused(new OverBudget(scope, kind, Math.max(1, Math.ceil(wait))));
-    }
+    this.spendWindow('key', this.keys[s.role], s.apiKeyId, kind, points);
+    this.spendWindow('org', this.org, s.orgId, kind, points);
+  }
+
+  private spendWindow(scope: BudgetScope, rates: Rates, id: string, kind: 'requests' | 'points' | 'bytes', points: (r: Rates) => number) {
+    const wait = (rates[kind] as MemoryWindows).spend(id, points(rates));
+    if (wait > 0) throw this.refused(new OverBudget(scope, kind, Math.max(1, Math.ceil(wait))));
   }
 
   private async spend(s: Spender, kind: 'requests' | 'points' | 'bytes', points: (r: Rates) => number): Promise<void> {

@@ -34,6 +34,15 @@ export class FairSlots {
     });
   }
 
+  /** `acquire` when it would resolve at once: the slot's release, else null (nothing taken). */
+  tryAcquire(orgId: string): (() => void) | null {
+    const t = this.tenants.get(orgId) ?? { running: 0, waiting: [] };
+    if (t.waiting.length > 0 || !this.admits(t)) return null;
+    this.tenants.set(orgId, t);
+    this.start(t);
+    return this.release(orgId, t);
+  }
+
   /** requests running and waiting on this instance, over every organization */
   usage(): { active: number; waiting: number } {
     let waiting = 0;

@@ -14,7 +14,7 @@ import {
 import { Gauge } from 'prom-client';
 import { currentRequestScope } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
-import { makeContext, viewerFor } from '../graphql/context';
+import { cachedViewer, makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
 import { checkOperation, checkSource, limitRules } from '../graphql/limits';
 import type { Services } from '../graphql/services';
@@ -87,6 +87,11 @@ export class Pipeline {
   /** 2: the caller; throws UNAUTHENTICATED, or SERVICE_UNAVAILABLE when the database cannot tell. */
   authenticate(authorization: unknown): Promise<Viewer> {
     return viewerFor(this.services, authorization);
+  }
+
+  /** 2, without a promise: the caller when the key cache knows the Authorization value, else undefined. */
+  authenticateNow(authorization: unknown): Viewer | undefined {
+    return cachedViewer(this.services, authorization);
   }
 
   /** 3 (WebSocket): the checked document, or the errors refusing it (nothing charged yet). */

@@ -20,7 +20,9 @@ import { LIMITS, limitRules } from '../graphql/limits';
 import { embeddingMetrics } from '../modules/embeddings';
 import type { Services } from '../graphql/services';
 import type { Viewer } from '../modules/orgs';
+import { DirectPost, type DirectPostHost, directRequest } from './direct-post';
 import { documentLimits, documentRefusal } from './document-limits';
+import { admitHttpRequestNow } from './budget-guard';
 import { bodyRefusal, isPlainJsonPost, parseJsonBody, readBody, serveGraphql } from './graphql-post';
 import { answerAndClose, bodyDeadline, hasBody, isClientAbort, logClientLeft, refusalBeforeBody } from './body-guard';
 import { mountDashboard } from './dashboard';
@@ -44,6 +46,8 @@ export interface RunningServer {
   ws: GraphqlWsServer;
   /** POSTs to /graphql served without Express (a whole JSON body, see ./graphql-post.ts) so far */
   plainPosts(): number;
+  /** POSTs to /graphql answered by the direct path (./direct-post.ts) so far */
+  directPosts(): number;
   /** drains HTTP and WebSocket traffic; safe to call more than once */
   stop(): Promise<void>;
 }
@@ -90,9 +94,13 @@ const busyPort = (port: number, code = 'EADDRINUSE') =>
   );
 
 /** Apollo Server over the pipeline: the limits as validation rules, the cost charged once the operation is resolved. */
-async function startApollo(httpServer: Server, pipeline: Pipeline, metrics: Metrics): Promise<ApolloServer<Context>> {
+async function startApollo(
+  httpServer: Server,
+  pipeline: Pipeline,
+  metrics: Metrics,
+  execution: CompiledExecution,
+): Promise<ApolloServer<Context>> {
   const { config, log } = pipeline.services;
-  const execution = new CompiledExecution(pipeline.schema, config.compiledExecution, (plan) => metrics.executions.inc({ plan }));
   const apollo = new ApolloServer<Context>({
     gateway: execution.gateway(),
     introspection: !config.production,
@@ -152,6 +160,8 @@ function mountHealth(app: Express, services: Services): void {
 class GraphqlHttp {
   private readonly viewers = new WeakMap<IncomingMessage, Viewer>();
   posts = 0;
+  /** the direct path of plain POSTs (GRAPHQL_DIRECT_POST), off once the server stops */
+  direct: DirectPost | null;
   /** Express's handlers of `/graphql`, after the door. */
   readonly route: express.RequestHandler[];
 
@@ -159,7 +169,9 @@ class GraphqlHttp {
     private readonly pipeline: Pipeline,
     private readonly apollo: ApolloServer<Context>,
     private readonly metrics: Metrics,
+    execution: CompiledExecution,
   ) {
+    this.direct = pipeline.services.config.directPost ? new DirectPost(pipeline, execution, metrics) : null;
     this.route = [
       (req, res, next) => {
         if (!hasBody(req)) return next(); // authenticated with the operation, as nothing waits to be read
@@ -213,7 +225,7 @@ class GraphqlHttp {
   };
 
   private async answerPlainPost(req: IncomingMessage, res: ServerResponse): Promise<void> {
-    const viewer = await this.authenticateFirst(req, res);
+    const viewer = this.pipeline.authenticateNow(req.headers.authorization) ?? (await this.authenticateFirst(req, res));
     if (!viewer) return;
     try {
       const raw = await readBody(req);
@@ -222,13 +234,32 @@ class GraphqlHttp {
         const e = httpFailure(this.pipeline.services.log, await bodyRefusal(req, raw, LIMITS.bodyBytes));
         return sendJson(res, e.status, e.body);
       }
-      const refused = documentRefusal((body as { query?: unknown }).query, this.pipeline.formatError);
-      if (refused) return sendJson(res, 400, { errors: [refused] });
+      const request = this.direct ? directRequest(req, body) : null;
+      if (this.direct && request) return await this.direct.answer(req, res, request, this.directHost(req, res, body, raw.length, viewer));
+      if (this.refuseOverLimits(res, body)) return;
       this.viewers.set(req, viewer);
       await serveGraphql(this.apollo, req, res, body, () => this.context(req, res, raw.length));
     } catch (err) {
       this.failed(req, res, err);
     }
+  }
+
+  /** answers a document over the token and nesting limits with 400; false when it is within them */
+  private refuseOverLimits(res: ServerResponse, body: unknown): boolean {
+    const refused = documentRefusal((body as { query?: unknown }).query, this.pipeline.formatError);
+    if (refused) sendJson(res, 400, { errors: [refused] });
+    return refused !== null;
+  }
+
+  /** What the direct path asks of this transport for one request. */
+  private directHost(req: IncomingMessage, res: ServerResponse, body: unknown, bodyBytes: number, viewer: Viewer): DirectPostHost {
+    const { budgets, door } = this.pipeline;
+    return {
+      admit: () => admitHttpRequestNow(budgets, door, viewer, req, res, bodyBytes),
+      context: () => this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId()),
+      viaApollo: (context) => serveGraphql(this.apollo, req, res, body, context),
+      refuseOverLimits: () => this.refuseOverLimits(res, body),
+    };
   }
 
   /** Express's last handler: failures outside GraphQL in the GraphQL error shape. */
@@ -293,8 +324,10 @@ export async function startHttpServer(services: Services, port: number, host?: s
   const pipeline = new Pipeline(services, buildAppSchema(), metrics);
   const ws = attachWebSocketServer(httpServer, pipeline, metrics);
   const revocations = watchRevocations(services, ws);
-  const apollo = await startApollo(httpServer, pipeline, metrics);
-  const http = new GraphqlHttp(pipeline, apollo, metrics);
+  const execution = new CompiledExecution(pipeline.schema, config.compiledExecution, (plan) => metrics.executions.inc({ plan }));
+  const apollo = await startApollo(httpServer, pipeline, metrics, execution);
+  const http = new GraphqlHttp(pipeline, apollo, metrics, execution);
+  const direct = http.direct;
   app.use(requestLog(log, metrics)); // request id and one log line per request
   mountHealth(app, services);
   const metricsEndpoint = await mountMetrics(app, metrics, config, log);
@@ -316,10 +349,12 @@ export async function startHttpServer(services: Services, port: number, host?: s
     budgets: pipeline.budgets,
     ws,
     plainPosts: () => http.posts,
+    directPosts: () => direct?.answered ?? 0,
     stop: () =>
       (stopping ??= (async () => {
         await revocations.return?.();
         await ws.close();
+        http.direct = null; // a request that comes while the server drains is Apollo Server's to answer
         await apollo.stop(); // stops accepting, waits for in-flight requests up to the grace period
         await metricsEndpoint.close();
         await pipeline.budgets.close();

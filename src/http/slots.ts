@@ -28,6 +28,15 @@ export class Slots {
     return new Promise((resolve) => l.waiting.push(() => resolve(this.release(id, l))));
   }
 
+  /** A slot of `id` taken at once when fewer than `max` are taken (nobody waits then): its release, else null. */
+  tryAcquire(id: string, max: number): (() => void) | null {
+    let line = this.lines.get(id);
+    if (!line) this.lines.set(id, (line = { active: 0, waiting: [] }));
+    if (line.active >= max) return null;
+    line.active += 1;
+    return this.release(id, line);
+  }
+
   /** slots taken and callers waiting for `id` */
   usage(id: string): { active: number; waiting: number } {
     const l = this.lines.get(id);

@@ -105,6 +105,7 @@ async function startApollo(httpServer: Server, pipeline: Pipeline, metrics: Metr
     stopOnTerminationSignals: false, // main.ts owns signal handling (drain, then exit 0)
     validationRules: limitRules,
     formatError: (_formatted, error) => pipeline.formatError(error),
+    stringifyResult: pipeline.answerText,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
       operationPlugin(metrics, (viewer, cost, authorization) => pipeline.chargeHttp(viewer, cost, authorization), pipeline.formatError),
@@ -154,12 +155,15 @@ class GraphqlHttp {
   posts = 0;
   /** Express's handlers of `/graphql`, after the door. */
   readonly route: express.RequestHandler[];
+  /** characters of a long answer written at a time (SLICE_CHARS) */
+  private readonly sliceChars: number;
 
   constructor(
     private readonly pipeline: Pipeline,
     private readonly apollo: ApolloServer<Context>,
     private readonly metrics: Metrics,
   ) {
+    this.sliceChars = pipeline.services.config.slices.chars;
     this.route = [
       (req, res, next) => {
         if (!hasBody(req)) return next(); // authenticated with the operation, as nothing waits to be read
@@ -172,7 +176,7 @@ class GraphqlHttp {
       express.json({ limit: LIMITS.bodyBytes }),
       documentLimits(pipeline.formatError),
       (req, res, next) => {
-        serveGraphql(this.apollo, req, res, req.body, () => this.context(req, res, requestBytes(req))).catch(next);
+        serveGraphql(this.apollo, req, res, req.body, () => this.context(req, res, requestBytes(req)), this.sliceChars).catch(next);
       },
     ];
   }
@@ -225,7 +229,7 @@ class GraphqlHttp {
       const refused = documentRefusal((body as { query?: unknown }).query, this.pipeline.formatError);
       if (refused) return sendJson(res, 400, { errors: [refused] });
       this.viewers.set(req, viewer);
-      await serveGraphql(this.apollo, req, res, body, () => this.context(req, res, raw.length));
+      await serveGraphql(this.apollo, req, res, body, () => this.context(req, res, raw.length), this.sliceChars);
     } catch (err) {
       this.failed(req, res, err);
     }

@@ -30,8 +30,20 @@ describe('turns on the event loop', () => {
     const values: unknown[] = [
       { data: { a: [1, 2, 3], b: null, c: undefined, d: () => 1, e: [undefined, () => 1, NaN, -0, Infinity], f: 'x"\u2028\ud83d\ude00' } },
       Object.assign(Object.create(null) as object, { data: Object.assign(Object.create(null) as object, { list: [{ id: 'é' }] }) }),
-      { when: new Date(0), wrapped: { toJSON: (k: string) => `key ${k}` }, items: [{ toJSON: (k: string) => `item ${k}` }], map: new Map([[1, 2]]) },
-      { data: { page: Array.from({ length: 40 }, (_, i) => ({ id: `e${i}`, parts: Array.from({ length: 20 }, (__, j) => ({ j, text: 'w'.repeat(j) })) })) } },
+      {
+        when: new Date(0),
+        wrapped: { toJSON: (k: string) => `key ${k}` },
+        items: [{ toJSON: (k: string) => `item ${k}` }],
+        map: new Map([[1, 2]]),
+      },
+      {
+        data: {
+          page: Array.from({ length: 40 }, (_, i) => ({
+            id: `e${i}`,
+            parts: Array.from({ length: 20 }, (__, j) => ({ j, text: 'w'.repeat(j) })),
+          })),
+        },
+      },
       [[[[]]], [{ deep: [1, [2, [3, { x: [4] }]]] }]],
       'text',
       7,
@@ -39,7 +51,7 @@ describe('turns on the event loop', () => {
     ];
     let deep: Record<string, unknown> = {};
     const top = deep;
-    for (let i = 0; i < 60; i++) deep = (deep.next = {}) as Record<string, unknown>;
+    for (let i = 0; i < 60; i++) deep = deep.next = {};
     values.push(top);
     const before = turns.given;
     for (const v of values) for (const chars of [0, 1, 64, 1 << 20]) expect(await jsonInTurns(v, 'org', chars)).toBe(JSON.stringify(v));

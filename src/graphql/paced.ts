@@ -1,5 +1,6 @@
 import { type GraphQLFieldResolver, type GraphQLResolveInfo, OperationTypeNode } from 'graphql';
 import { turns } from '../core/turns';
+import type { Config } from '../config';
 import type { Context } from './context.type';
 
 /** Where one execution stands: the objects its current slice completed, and the turn the next slice waits for. */
@@ -21,7 +22,8 @@ function meterOf(context: unknown, info: GraphQLResolveInfo): Meter | null {
   // a query reads only: the order its values complete in changes nothing but when they do
   if (info.operation.operation !== OperationTypeNode.QUERY) return null;
   const { orgId, services } = (context ?? {}) as Partial<Context>;
-  const per = services?.config.slices.objects;
+  // a context made without the settings (a test's own schema) is not paced
+  const per = (services?.config as Partial<Config> | undefined)?.slices?.objects;
   if (typeof orgId !== 'string' || !per || typeof context !== 'object' || context === null) return null;
   let m = meters.get(context);
   if (!m || m.root !== info.rootValue) meters.set(context, (m = { root: info.rootValue, orgId, per, objects: 0, gate: null }));

@@ -43,8 +43,9 @@ function open(value: Record<string, unknown> | unknown[], out: string[]): Frame 
 
 /**
  * `JSON.stringify(value)`, character for character, written in slices of about `charsPerTurn`
- * (0: in one piece) with a turn of `key` on the event loop between them (`./turns.ts`): a large answer (a page of
- * 100 episodes with their lists is a megabyte) does not hold the event loop while it is written.
+ * (0: in one piece) with a turn of `key` on the event loop between them (`./turns.ts`): a large
+ * answer (a page of 100 episodes with their lists is a megabyte) does not hold the event loop
+ * while it is written.
  * Plain objects and short lists are written member by member, the items of a long list each in
  * one piece; anything else (a value with `toJSON`, a class instance) in one piece as JSON.stringify
  * writes it.

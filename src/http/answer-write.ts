@@ -3,10 +3,11 @@ import { currentRequestScope } from '../core/request-scope';
 import { turns } from '../core/turns';
 
 /**
- * Ends a response with `text` (its length in the header): a short one in one write, a long one
- * in pieces of about `charsPerTurn` characters (SLICE_CHARS; 0: in one write) with a turn of the request's organization on the
- * event loop between them (../core/turns.ts). Encoding a megabyte answer into the socket's buffer
- * at once holds the loop for milliseconds; the bytes sent are the same.
+ * Ends a response with `text` (its length in the header): a short one in one write, a long one in
+ * pieces of about `charsPerTurn` characters (SLICE_CHARS; 0: in one write) with a turn of the
+ * request's organization on the event loop between them (../core/turns.ts). Encoding a megabyte
+ * answer into the socket's buffer at once holds the loop for milliseconds; the bytes sent are the
+ * same.
  */
 export async function endWithText(res: ServerResponse, text: string, charsPerTurn: number): Promise<void> {
   res.setHeader('content-length', Buffer.byteLength(text));

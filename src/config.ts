@@ -124,6 +124,12 @@ export interface Config {
   wsSocketsPerKey: number;
   /** requests executing at once on one instance over every organization, shared fairly (0: no such cap); default twice the cores */
   runningSlots: number;
+  /**
+   * long synchronous work is cut into slices with a turn on the event loop between them, shared
+   * fairly by organizations: objects a query completes per slice (SLICE_OBJECTS) and characters of
+   * an answer written per slice (SLICE_CHARS); 0 does it in one piece
+   */
+  slices: { objects: number; chars: number };
   wsSubscriptionsPerKey: number;
   /** when set, `/metrics` requires `Authorization: Bearer <metricsToken>` */
   metricsToken: string | null;
@@ -319,6 +325,10 @@ export function loadConfig(env: Env = process.env): Config {
     },
     wsSocketsPerKey: int(env, 'WS_SOCKETS_PER_KEY', 100, 1, 1_000_000),
     runningSlots: int(env, 'RUNNING_SLOTS', 2 * availableParallelism(), 0, 100_000),
+    slices: {
+      objects: int(env, 'SLICE_OBJECTS', 1_000, 0, 1_000_000_000),
+      chars: int(env, 'SLICE_CHARS', 256 * 1024, 0, 1024 * 1024 * 1024),
+    },
     wsSubscriptionsPerKey: int(env, 'WS_SUBSCRIPTIONS_PER_KEY', 500, 1, 10_000_000),
     metricsToken,
     metricsPort: str(env, 'METRICS_PORT') === null ? null : int(env, 'METRICS_PORT', 0, 0, 65535),

@@ -4,6 +4,8 @@ import { randomUUID } from 'node:crypto';
 /** What every log line and error of one request carries, without threading it through calls. */
 export interface RequestScope {
   requestId: string;
+  /** the caller's organization, once authenticated: whose turn on the event loop the request's long work takes */
+  orgId?: string;
   operationName?: string;
   /** `extensions.code` of the first error the response carries */
   errorCode?: string;

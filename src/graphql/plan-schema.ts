@@ -17,6 +17,7 @@ import {
   isObjectType,
   isUnionType,
 } from 'graphql';
+import { paced } from './paced';
 import { prepaid } from './prepaid-size';
 import { COUNTED, counted, resolverBeforeGuard, stopped } from './response-size';
 
@@ -29,7 +30,9 @@ import { COUNTED, counted, resolverBeforeGuard, stopped } from './response-size'
  * string-like types count their own values, as on the guarded schema. The count is never smaller
  * than the guarded schema's for the same execution, so a plan that stays within the budget would
  * have stayed within it field by field too; one that goes over fails and is run again field by
- * field.
+ * field. Every field with a resolver that returns objects is also paced (./paced.ts): a query that
+ * completes thousands of objects does it in slices, with turns on the event loop between them; a
+ * value is counted in the slice it completes in, so no slice counts the whole page.
  */
 export function planSchemaOf(guarded: GraphQLSchema): GraphQLSchema {
   let made = twinsOf.get(guarded);
@@ -58,7 +61,7 @@ function twinOf(guarded: GraphQLSchema): GraphQLSchema {
       const inline = own === undefined && !roots.has(typeName);
       let sized = own;
       if (COUNTED.has(type.name)) sized = inline ? undefined : counted(resolve);
-      else if (isObjectType(type) || isInterfaceType(type) || isUnionType(type)) sized = inline ? undefined : prepaid(resolve);
+      else if (isObjectType(type) || isInterfaceType(type) || isUnionType(type)) sized = inline ? undefined : prepaid(paced(resolve));
       else if (isListType(getNullableType(f.type)) && !inline) sized = stopped(resolve);
       out[name] = { ...f, type: ref(f.type), resolve: sized };
     }

@@ -7,11 +7,14 @@ import {
   type GraphQLSchema,
   getNamedType,
   getNullableType,
+  isInterfaceType,
   isListType,
   isObjectType,
+  isUnionType,
 } from 'graphql';
 import { AppError } from '../core/errors';
 import type { Context } from './context.type';
+import { paced } from './paced';
 
 /** Scalars whose values can be large: their bytes are counted as they resolve. */
 export const COUNTED = new Set(['String', 'ID', 'JSON', 'JSONObject']);
@@ -105,7 +108,7 @@ export function stopped(resolve: GraphQLFieldResolver<unknown, unknown>): GraphQ
  * keys and numbers, is bounded by the cost limit): fields of those types count their values as they
  * resolve, and once over, they and every list field stop resolving with `RESPONSE_TOO_LARGE`, so an
  * oversized response is never built in full. `collapseTooLarge` then turns the partial result into
- * that one error.
+ * that one error. Fields with resolvers that return objects are paced (./paced.ts).
  */
 export function guardResponseSize(schema: GraphQLSchema): void {
   for (const type of Object.values(schema.getTypeMap())) {
@@ -113,8 +116,11 @@ export function guardResponseSize(schema: GraphQLSchema): void {
     for (const field of Object.values(type.getFields())) {
       const before = field.resolve;
       const resolve = before ?? defaultFieldResolver;
-      if (COUNTED.has(getNamedType(field.type).name)) field.resolve = counted(resolve);
+      const named = getNamedType(field.type);
+      if (COUNTED.has(named.name)) field.resolve = counted(resolve);
       else if (isListType(getNullableType(field.type))) field.resolve = stopped(resolve);
+      // objects a resolver returns complete in slices (./paced.ts)
+      if (before && (isObjectType(named) || isInterfaceType(named) || isUnionType(named))) field.resolve = paced(field.resolve ?? before);
       if (field.resolve !== before) unguarded.set(field.resolve!, before);
     }
   }

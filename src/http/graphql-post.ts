@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { Readable } from 'node:stream';
 import { type ApolloServer, type BaseContext, HeaderMap, type HTTPGraphQLRequest, type HTTPGraphQLResponse } from '@apollo/server';
 import express from 'express';
+import { endWithText } from './answer-write';
 import { clientAbort } from './body-guard';
 
 /**
@@ -86,26 +87,23 @@ function graphqlRequest(req: IncomingMessage, body: unknown): HTTPGraphQLRequest
 }
 
 /** Writes Apollo Server's answer: whole with its length, or piece by piece for incremental delivery. */
-async function sendGraphqlResponse(res: ServerResponse, response: HTTPGraphQLResponse): Promise<void> {
+async function sendGraphqlResponse(res: ServerResponse, response: HTTPGraphQLResponse, charsPerTurn: number): Promise<void> {
   for (const [key, value] of response.headers) res.setHeader(key, value);
   res.statusCode = response.status ?? 200;
-  if (response.body.kind === 'complete') {
-    res.setHeader('content-length', Buffer.byteLength(response.body.string));
-    res.end(response.body.string);
-    return;
-  }
+  if (response.body.kind === 'complete') return endWithText(res, response.body.string, charsPerTurn);
   for await (const chunk of response.body.asyncIterator) res.write(chunk);
   res.end();
 }
 
-/** Runs one HTTP request through Apollo Server and answers it. */
+/** Runs one HTTP request through Apollo Server and answers it (a long answer written `charsPerTurn` characters at a time, see ./answer-write.ts). */
 export async function serveGraphql<C extends BaseContext>(
   apollo: ApolloServer<C>,
   req: IncomingMessage,
   res: ServerResponse,
   body: unknown,
   context: () => Promise<C>,
+  charsPerTurn: number,
 ): Promise<void> {
   const response = await apollo.executeHTTPGraphQLRequest({ httpGraphQLRequest: graphqlRequest(req, body), context });
-  await sendGraphqlResponse(res, response);
+  await sendGraphqlResponse(res, response, charsPerTurn);
 }

@@ -12,6 +12,7 @@ import {
   type ValidationRule,
 } from 'graphql';
 import { Gauge } from 'prom-client';
+import { jsonInTurns } from '../core/json-in-turns';
 import { currentRequestScope } from '../core/request-scope';
 import type { Context } from '../graphql/context.type';
 import { cachedViewer, makeContext, viewerFor } from '../graphql/context';
@@ -44,7 +45,9 @@ const refusal = (message: string, code: string) => [new GraphQLError(message, { 
  *    the instance's, shared fairly by organizations; `chargeHttp`, `./ws-caps.ts`);
  * 5. execute with a fresh context (`context`);
  * 6. shape the answer: errors in one shape with the request id (`formatError`), an answer over
- *    the response-size budget collapsed to one error.
+ *    the response-size budget collapsed to one error, its text written in slices (`answerText`).
+ * Long synchronous work (completing thousands of objects, writing a large answer) runs in slices
+ * with turns on the event loop between them, shared fairly by organizations (../core/turns.ts).
  * Over HTTP the slot is taken at admission (it guards the body's parsing too) and held until the
  * response is written; over WebSocket it is taken once the operation is known to be a query or a
  * mutation, and freed when its result is ready.
@@ -131,10 +134,16 @@ export class Pipeline {
     return chargeHttpOperation(this.budgets, this.door, spender, cost, authorization);
   }
 
-  /** 5: a fresh context for one operation. */
+  /** 5: a fresh context for one operation; the request's long work takes its organization's turns (../core/turns.ts). */
   context(viewer: Viewer, requestId: string): Context {
+    const scope = currentRequestScope();
+    if (scope) scope.orgId = viewer.orgId;
     return makeContext(this.services, viewer, requestId);
   }
+
+  /** 6 (HTTP): the answer's text, as JSON.stringify writes it with a newline, a large one in slices with turns between them. */
+  readonly answerText = async (result: unknown): Promise<string> =>
+    (await jsonInTurns(result, currentRequestScope()?.orgId ?? '', this.services.config.slices.chars)) + '\n';
 
   /** 6: an error in the API's shape; the request's log line names the code of its first error. */
   readonly formatError = (error: unknown): GraphQLFormattedError => {

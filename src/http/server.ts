@@ -113,6 +113,7 @@ async function startApollo(
     stopOnTerminationSignals: false, // main.ts owns signal handling (drain, then exit 0)
     validationRules: limitRules,
     formatError: (_formatted, error) => pipeline.formatError(error),
+    stringifyResult: pipeline.answerText,
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: config.shutdownGraceMs }),
       operationPlugin(metrics, (viewer, cost, authorization) => pipeline.chargeHttp(viewer, cost, authorization), pipeline.formatError),
@@ -164,6 +165,8 @@ class GraphqlHttp {
   direct: DirectPost | null;
   /** Express's handlers of `/graphql`, after the door. */
   readonly route: express.RequestHandler[];
+  /** characters of a long answer written at a time (SLICE_CHARS) */
+  private readonly sliceChars: number;
 
   constructor(
     private readonly pipeline: Pipeline,
@@ -172,6 +175,7 @@ class GraphqlHttp {
     execution: CompiledExecution,
   ) {
     this.direct = pipeline.services.config.directPost ? new DirectPost(pipeline, execution, metrics) : null;
+    this.sliceChars = pipeline.services.config.slices.chars;
     this.route = [
       (req, res, next) => {
         if (!hasBody(req)) return next(); // authenticated with the operation, as nothing waits to be read
@@ -184,7 +188,7 @@ class GraphqlHttp {
       express.json({ limit: LIMITS.bodyBytes }),
       documentLimits(pipeline.formatError),
       (req, res, next) => {
-        serveGraphql(this.apollo, req, res, req.body, () => this.context(req, res, requestBytes(req))).catch(next);
+        serveGraphql(this.apollo, req, res, req.body, () => this.context(req, res, requestBytes(req)), this.sliceChars).catch(next);
       },
     ];
   }
@@ -238,7 +242,7 @@ class GraphqlHttp {
       if (this.direct && request) return await this.direct.answer(req, res, request, this.directHost(req, res, body, raw.length, viewer));
       if (this.refuseOverLimits(res, body)) return;
       this.viewers.set(req, viewer);
-      await serveGraphql(this.apollo, req, res, body, () => this.context(req, res, raw.length));
+      await serveGraphql(this.apollo, req, res, body, () => this.context(req, res, raw.length), this.sliceChars);
     } catch (err) {
       this.failed(req, res, err);
     }

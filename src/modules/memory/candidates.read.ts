@@ -67,7 +67,7 @@ async function read(em: EntityManager, cache: CandidateCache, k: CandidateKey, o
     .select(candidatesOf(k).as('candidates'));
   const row = (await firstRow(em, read))!;
   cache.builds += 1;
-  const list = await CandidateList.build(parsed(row.candidates));
+  const list = await CandidateList.build(parsed(row.candidates), k.orgId);
   if (!org) {
     const started = cache.start(k.orgId, row);
     if (started) cache.put(started, k, list);

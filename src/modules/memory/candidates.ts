@@ -1,3 +1,4 @@
+import { turns } from '../../core/turns';
 import { MemoryEntry } from './memory.type';
 import { overlap, type Prepared, type Relevance, tokensOf, words } from './policies';
 
@@ -70,7 +71,7 @@ class Indexer {
   }
 }
 
-/** Splitting words runs at most this long before the event loop gets a turn (other requests run between slices). */
+/** Splitting words runs at most this long before the organization waits for its next turn on the event loop (../../core/turns.ts). */
 const SLICE_MS = 8;
 
 /**
@@ -121,15 +122,16 @@ export class CandidateList implements Prepared {
   /**
    * The list of these rows, split in slices of about `SLICE_MS` with the event loop free between
    * them: up to 10,000 texts of 512 bytes of distinct words take seconds to index, which must not
-   * hold up other requests.
+   * hold up other requests. Between two slices `orgId` waits for its turn, after the other
+   * organizations' waiting work.
    */
-  static async build(rows: CandidateRow[]): Promise<CandidateList> {
+  static async build(rows: CandidateRow[], orgId: string): Promise<CandidateList> {
     const ix = new Indexer();
     let since = performance.now();
     for (let i = 0; i < rows.length; i++) {
       ix.add(rows[i]);
       if ((i & 31) === 31 && performance.now() - since > SLICE_MS) {
-        await new Promise((resolve) => setImmediate(resolve));
+        await turns.next(orgId);
         since = performance.now();
       }
     }

@@ -164,7 +164,7 @@ export class DirectPost {
     const answer = isPromise(running) ? await running : running;
     const name = operation.name?.value ?? 'anonymous';
     this.metrics.observe(name, 'http', (performance.now() - started) / 1000, answer.ok);
-    writeAnswer(res, answer);
+    await writeAnswer(res, answer, this.pipeline.answerText, this.pipeline.services.config.slices.chars);
   }
 
   /** The operation's cost (remembered for an operation without variables, whose cost is always the same). */

@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http';
 import { type ExecutionResult, GraphQLError, type GraphQLFormattedError, Kind } from 'graphql';
 import { responseStatus } from '../graphql/errors';
 import { collapseTooLarge } from '../graphql/response-size';
+import { endWithText } from './answer-write';
 
 /**
  * The answer to a GraphQL request over HTTP, shaped as Apollo Server shapes it (status, headers in
@@ -11,7 +12,8 @@ export interface GraphqlAnswer {
   status: number;
   /** lower-case names, in the order they are written; `content-length` is added when written */
   headers: [string, string][];
-  body: string;
+  /** the body's value, written as JSON with a newline */
+  payload: { errors?: readonly GraphQLFormattedError[]; data?: unknown; extensions?: unknown };
   /** the answer carries no error */
   ok: boolean;
 }
@@ -86,11 +88,10 @@ function answer(
   contentType: string,
 ): GraphqlAnswer {
   const shaped = collapseTooLarge(result as ExecutionResult & { errors?: readonly GraphQLFormattedError[] });
-  const body = `${JSON.stringify({ errors: shaped.errors, data: shaped.data, extensions: shaped.extensions })}\n`;
   return {
     status: status ?? (shaped.errors ? responseStatus(shaped.errors) : undefined) ?? 200,
     headers: [...headers, ['content-type', contentType]],
-    body,
+    payload: { errors: shaped.errors, data: shaped.data, extensions: shaped.extensions },
     ok: !shaped.errors?.length,
   };
 }
@@ -110,10 +111,18 @@ export function errorAnswer(errors: readonly unknown[], format: Format, contentT
   return answer({ errors: formatted }, status || 500, headers, contentType);
 }
 
-/** Writes an answer whole, with its length. */
-export function writeAnswer(res: ServerResponse, a: GraphqlAnswer): void {
+/**
+ * Writes an answer with its length: its text from `text` (JSON with a newline, a large answer in
+ * slices, see ../core/json-in-turns.ts) and written `charsPerTurn` characters at a time (./answer-write.ts).
+ */
+export async function writeAnswer(
+  res: ServerResponse,
+  a: GraphqlAnswer,
+  text: (payload: GraphqlAnswer['payload']) => Promise<string>,
+  charsPerTurn: number,
+): Promise<void> {
+  const body = await text(a.payload);
   for (const [name, value] of a.headers) res.setHeader(name, value);
   res.statusCode = a.status;
-  res.setHeader('content-length', Buffer.byteLength(a.body));
-  res.end(a.body);
+  await endWithText(res, body, charsPerTurn);
 }

@@ -261,7 +261,7 @@ class GraphqlHttp {
     return {
       admit: () => admitHttpRequestNow(budgets, door, viewer, req, res, bodyBytes),
       context: () => this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId()),
-      viaApollo: (context) => serveGraphql(this.apollo, req, res, body, context),
+      viaApollo: (context) => serveGraphql(this.apollo, req, res, body, context, this.sliceChars),
       refuseOverLimits: () => this.refuseOverLimits(res, body),
     };
   }

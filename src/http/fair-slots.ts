@@ -1,3 +1,5 @@
+import type { StepAside } from '../core/running';
+
 interface Tenant {
   running: number;
   waiting: (() => void)[];
@@ -32,6 +34,41 @@ export class FairSlots {
       if (tenant.waiting.length === 0) this.lines.push(orgId);
       tenant.waiting.push(() => resolve(this.release(orgId, tenant)));
     });
+  }
+
+  /**
+   * `acquire`, resolving with the slot as a hold: `release` gives it back (once), `aside` gives it
+   * up while a wait is pending and takes it back after (see StepAside). Waits of one request that
+   * overlap give it up once; it is taken back when the first of them ends, and a hold released
+   * meanwhile gives back what it takes.
+   */
+  async hold(orgId: string): Promise<{ release(): void; aside: StepAside }> {
+    let held: (() => void) | null = await this.acquire(orgId);
+    let released = false;
+    let back: Promise<void> | null = null;
+    return {
+      release: () => {
+        released = true;
+        held?.();
+        held = null;
+      },
+      aside: async <T>(wait: Promise<T>): Promise<T> => {
+        if (released) return wait;
+        held?.();
+        held = null;
+        try {
+          return await wait;
+        } finally {
+          if (held === null && !released)
+            back ??= this.acquire(orgId).then((r) => {
+              back = null;
+              if (released) r();
+              else held = r;
+            });
+          if (back) await back;
+        }
+      },
+    };
   }
 
   /** requests running and waiting on this instance, over every organization */

@@ -13,6 +13,7 @@ import {
 } from 'graphql';
 import { Gauge } from 'prom-client';
 import { currentRequestScope } from '../core/request-scope';
+import { type StepAside, stayInPlace } from '../core/running';
 import type { Context } from '../graphql/context.type';
 import { makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
@@ -21,7 +22,7 @@ import type { Services } from '../graphql/services';
 import type { Viewer } from '../modules/orgs';
 import { BudgetDoor } from './budget-door';
 import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
-import { Budgets, budgetStore, type OverBudget, type Spender } from './budgets';
+import { Budgets, budgetStore, type OverBudget, type RunningSlot, type Spender } from './budgets';
 import type { Metrics } from './metrics';
 
 /** A document checked for running: parsed, valid, naming one operation, within the limits, and its cost. */
@@ -80,7 +81,7 @@ export class Pipeline {
   }
 
   /** 1 (HTTP): the rates and a running slot, held until the response is done; throws RATE_LIMITED. */
-  admitHttp(viewer: Viewer, req: IncomingMessage, res: ServerResponse, bodyBytes: number): Promise<void> {
+  admitHttp(viewer: Viewer, req: IncomingMessage, res: ServerResponse, bodyBytes: number): Promise<RunningSlot> {
     return admitHttpRequest(this.budgets, this.door, viewer, req, res, bodyBytes);
   }
 
@@ -126,9 +127,9 @@ export class Pipeline {
     return chargeHttpOperation(this.budgets, this.door, spender, cost, authorization);
   }
 
-  /** 5: a fresh context for one operation. */
-  context(viewer: Viewer, requestId: string): Context {
-    return makeContext(this.services, viewer, requestId);
+  /** 5: a fresh context for one operation; `aside` gives up its running slot during a wait (see StepAside). */
+  context(viewer: Viewer, requestId: string, aside: StepAside = stayInPlace): Context {
+    return makeContext(this.services, viewer, requestId, aside);
   }
 
   /** 6: an error in the API's shape; the request's log line names the code of its first error. */

@@ -191,8 +191,8 @@ class GraphqlHttp {
   /** admit, then a context to execute with (Apollo asks for it before parsing the document) */
   private async context(req: IncomingMessage, res: ServerResponse, bodyBytes: number): Promise<Context> {
     const viewer = this.viewers.get(req) ?? (await this.pipeline.authenticate(req.headers.authorization));
-    await this.pipeline.admitHttp(viewer, req, res, bodyBytes);
-    return this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId());
+    const slot = await this.pipeline.admitHttp(viewer, req, res, bodyBytes);
+    return this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId(), slot.aside);
   }
 
   private failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {

@@ -93,7 +93,8 @@ describe('a recall waiting for the embedding model', () => {
     const ws = wsClient(s.wsUrl, org.token);
     const ows = wsClient(s.wsUrl, other.token);
     try {
-      const recall = (input: Record<string, unknown>, client = ws) => wsOnce(client, RECALL, { input: { bankId: 'b', limit: 3, ...input } });
+      const recall = (input: Record<string, unknown>, client = ws) =>
+        wsOnce(client, RECALL, { input: { bankId: 'b', limit: 3, ...input } });
       expect((await wsOnce(ws, UPSERT, { inputs: FACTS.map((text) => ({ bankId: 'b', text })) })).errors).toBeUndefined();
       expect((await recall({ query: 'warm up' })).errors).toBeUndefined();
       holding = true;

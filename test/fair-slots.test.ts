@@ -53,6 +53,63 @@ describe('running slots shared fairly by organizations', () => {
     expect(slots.usage()).toEqual({ active: 0, waiting: 0 });
   });
 
+  it('lets a request give up its slot while it waits aside, and take it back in line after', async () => {
+    const slots = new FairSlots(2);
+    const a = await slots.hold('a');
+    let wake!: (v: string) => void;
+    const model = new Promise<string>((r) => (wake = r));
+    const waiting = a.aside(model);
+    await tick();
+    expect(slots.usage()).toEqual({ active: 0, waiting: 0 });
+    // the organization's next request runs in the slot given up; a third takes the last one
+    const b = await slots.hold('a');
+    const c = await slots.hold('b');
+    expect(slots.usage()).toEqual({ active: 2, waiting: 0 });
+    let back = false;
+    void waiting.then(() => (back = true));
+    wake('vector');
+    await tick();
+    // the wait is over, but the slots are taken: it waits in line for one
+    expect(back).toBe(false);
+    expect(slots.usage()).toEqual({ active: 2, waiting: 1 });
+    b.release();
+    expect(await waiting).toBe('vector');
+    expect(slots.usage()).toEqual({ active: 2, waiting: 0 });
+    a.release();
+    c.release();
+    expect(slots.usage()).toEqual({ active: 0, waiting: 0 });
+  });
+
+  it('gives up a slot once for overlapping waits of one request, and gives back what it takes after its release', async () => {
+    const slots = new FairSlots(3);
+    const a = await slots.hold('a');
+    const wakes: (() => void)[] = [];
+    const wait = () => new Promise<void>((r) => wakes.push(r));
+    const first = a.aside(wait());
+    const second = a.aside(wait());
+    await tick();
+    expect(slots.usage()).toEqual({ active: 0, waiting: 0 });
+    wakes[0]();
+    await first;
+    expect(slots.usage()).toEqual({ active: 1, waiting: 0 });
+    wakes[1]();
+    await second;
+    expect(slots.usage()).toEqual({ active: 1, waiting: 0 });
+    // released while it waits aside (the client went away): the slot it takes back is freed at once
+    const third = a.aside(wait());
+    await tick();
+    a.release();
+    wakes[2]();
+    await third;
+    expect(slots.usage()).toEqual({ active: 0, waiting: 0 });
+    // a failed wait takes the slot back too, and its error goes on
+    const d = await slots.hold('d');
+    await expect(d.aside(Promise.reject(new Error('model down')))).rejects.toThrow('model down');
+    expect(slots.usage()).toEqual({ active: 1, waiting: 0 });
+    d.release();
+    expect(slots.usage()).toEqual({ active: 0, waiting: 0 });
+  });
+
   it('reads RUNNING_SLOTS (default twice the cores, 0 for none) and refuses anything else naming the variable', () => {
     expect(loadConfig({}).runningSlots).toBe(2 * availableParallelism());
     expect(loadConfig({ RUNNING_SLOTS: '0' }).runningSlots).toBe(0);

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { GraphQLError } from 'graphql';
+import { type StepAside, stayInPlace } from '../core/running';
 import { hashToken } from '../core/tokens';
 import { isDatabaseUnavailable } from '../db/unavailable';
 import { authenticate, type Viewer } from '../modules/orgs';
@@ -87,6 +88,7 @@ class OperationContext implements Context {
     readonly services: Services,
     readonly viewer: Viewer,
     readonly requestId: string,
+    readonly aside: StepAside,
   ) {
     this.orgId = viewer.orgId;
   }
@@ -109,8 +111,8 @@ class OperationContext implements Context {
 }
 
 /** A fresh context for one operation. */
-export function makeContext(services: Services, viewer: Viewer, requestId: string): Context {
-  return new OperationContext(services, viewer, requestId);
+export function makeContext(services: Services, viewer: Viewer, requestId: string, aside: StepAside = stayInPlace): Context {
+  return new OperationContext(services, viewer, requestId, aside);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Logger } from '../core/logger';
+import type { StepAside } from '../core/running';
 import type { Viewer } from '../modules/orgs';
 import type { Loaders } from './loaders';
 import type { Services } from './services';
@@ -19,4 +20,6 @@ export interface Context {
   loaders: Loaders;
   log: Logger;
   services: Services;
+  /** gives up the request's running slot on this instance while a wait off the event loop and the database pool is pending */
+  aside: StepAside;
 }

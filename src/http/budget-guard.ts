@@ -1,8 +1,9 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap } from '@apollo/server';
 import { GraphQLError } from 'graphql';
+import { stayInPlace } from '../core/running';
 import type { BudgetDoor } from './budget-door';
-import { type Budgets, OverBudget, type Spender } from './budgets';
+import { type Budgets, OverBudget, type RunningSlot, type Spender } from './budgets';
 
 /** RATE_LIMITED with `retryAfterMs`, answered over HTTP as 429 with `Retry-After` (whole seconds). */
 function rateLimitedError(e: OverBudget): GraphQLError {
@@ -26,7 +27,8 @@ async function guarded<T>(run: () => Promise<T>, refused: (e: OverBudget) => voi
 /**
  * Admits an HTTP request of an authenticated caller before its document is even parsed: one
  * request and its body's bytes against the rates, then a running slot, given back when the
- * response is done. A refused token is kept out at the door until its budget has room.
+ * response is done (resolves with it, for its `aside`). A refused token is kept out at the door
+ * until its budget has room.
  */
 export function admitHttpRequest(
   budgets: Budgets,
@@ -35,7 +37,7 @@ export function admitHttpRequest(
   req: IncomingMessage,
   res: ServerResponse,
   bodyBytes: number,
-): Promise<void> {
+): Promise<RunningSlot> {
   return guarded(
     async () => {
       if (!budgets.requestNow(spender, bodyBytes)) {
@@ -45,6 +47,7 @@ export function admitHttpRequest(
       const release = await budgets.slot(spender);
       if (res.closed) release();
       else res.once('close', release);
+      return release;
     },
     (e) => door.close(req.headers.authorization, e),
   );
@@ -52,7 +55,7 @@ export function admitHttpRequest(
 
 /**
  * `admitHttpRequest` without a promise when the budgets are counted in memory and every slot is
- * free: null once admitted, else the promise of the rest (a slot to wait for, or everything when
+ * free: the slot once admitted, else the promise of it (a slot to wait for, or everything when
  * the budgets are counted in Redis). Throws (or rejects with) RATE_LIMITED.
  */
 export function admitHttpRequestNow(
@@ -62,7 +65,7 @@ export function admitHttpRequestNow(
   req: IncomingMessage,
   res: ServerResponse,
   bodyBytes: number,
-): Promise<void> | null {
+): RunningSlot | Promise<RunningSlot> {
   const refused = (e: OverBudget) => door.close(req.headers.authorization, e);
   try {
     if (!budgets.requestNow(spender, bodyBytes)) return admitHttpRequest(budgets, door, spender, req, res, bodyBytes);
@@ -71,11 +74,13 @@ export function admitHttpRequestNow(
     refused(e);
     throw rateLimitedError(e);
   }
-  const hold = (release: () => void) => (res.closed ? release() : void res.once('close', release));
-  const release = budgets.slotNow(spender);
-  if (!release) return guarded(() => budgets.slot(spender).then(hold), refused);
-  hold(release);
-  return null;
+  const hold = (slot: RunningSlot) => {
+    if (res.closed) slot();
+    else res.once('close', slot);
+    return slot;
+  };
+  const slot = budgets.slotNow(spender);
+  return slot ? hold(slot) : guarded(() => budgets.slot(spender).then(hold), refused);
 }
 
 /** `chargeHttpOperation` without a promise when the budgets are counted in memory: true once charged; throws RATE_LIMITED. */
@@ -123,9 +128,9 @@ export function countWsOperation(budgets: Budgets, spender: Spender, messageByte
  * running slot (subscriptions are capped by count instead). Resolves with the function that frees
  * the slot; throws RATE_LIMITED.
  */
-export function admitWsOperation(budgets: Budgets, spender: Spender, op: { cost: number; subscription: boolean }): Promise<() => void> {
+export function admitWsOperation(budgets: Budgets, spender: Spender, op: { cost: number; subscription: boolean }): Promise<RunningSlot> {
   return guarded(async () => {
     await budgets.charge(spender, op.cost);
-    return op.subscription ? () => {} : budgets.slot(spender);
+    return op.subscription ? Object.assign(() => {}, { aside: stayInPlace }) : budgets.slot(spender);
   });
 }

@@ -2,6 +2,7 @@ import Redis from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Budget, BudgetSettings } from '../config';
 import type { Logger } from '../core/logger';
+import { type StepAside, stayInPlace } from '../core/running';
 import type { Role } from '../modules/orgs';
 import { FairSlots } from './fair-slots';
 import { Slots } from './slots';
@@ -32,6 +33,9 @@ export class OverBudget extends Error {
     this.name = 'OverBudget';
   }
 }
+
+/** The slots a request holds: called, it frees them all; `aside` gives up the instance's slot alone during a wait. */
+export type RunningSlot = (() => void) & { aside: StepAside };
 
 /** How long a caller refused for a full line should wait: lines move in milliseconds. */
 const LINE_RETRY_MS = 1000;
@@ -157,9 +161,10 @@ export class Budgets {
 
   /**
    * Waits for a running slot of the key and of its organization, then for one of the instance's
-   * (given fairly across organizations); resolves with the function that frees them all.
+   * (given fairly across organizations); resolves with the function that frees them all, whose
+   * `aside` gives up the instance's slot alone during a wait (see StepAside).
    */
-  async slot(s: Spender): Promise<() => void> {
+  async slot(s: Spender): Promise<RunningSlot> {
     const releaseKey = await this.take('key', s.apiKeyId, this.keys[s.role].budget.concurrent);
     let releaseOrg: () => void;
     try {
@@ -168,30 +173,32 @@ export class Budgets {
       releaseKey();
       throw e;
     }
-    const releaseRun = this.fair ? await this.fair.acquire(s.orgId) : null;
-    return () => {
-      releaseRun?.();
+    const run = this.fair ? await this.fair.hold(s.orgId) : null;
+    const release = () => {
+      run?.release();
       releaseOrg();
       releaseKey();
     };
+    return Object.assign(release, { aside: run?.aside ?? stayInPlace });
   }
 
-  /** `slot` when every slot it needs is free now: the function that frees them, else null (nothing taken). */
-  slotNow(s: Spender): (() => void) | null {
+  /** `slot` when every slot it needs is free now: what frees them, else null (nothing taken). */
+  slotNow(s: Spender): RunningSlot | null {
     const releaseKey = this.slots.key.tryAcquire(s.apiKeyId, this.keys[s.role].budget.concurrent);
     if (!releaseKey) return null;
     const releaseOrg = this.slots.org.tryAcquire(s.orgId, this.org.budget.concurrent);
-    const releaseRun = releaseOrg && this.fair ? this.fair.tryAcquire(s.orgId) : null;
-    if (!releaseOrg || (this.fair && !releaseRun)) {
+    const run = releaseOrg && this.fair ? this.fair.holdNow(s.orgId) : null;
+    if (!releaseOrg || (this.fair && !run)) {
       releaseOrg?.();
       releaseKey();
       return null;
     }
-    return () => {
-      releaseRun?.();
+    const release = () => {
+      run?.release();
       releaseOrg();
       releaseKey();
     };
+    return Object.assign(release, { aside: run?.aside ?? stayInPlace });
   }
 
   /** requests running and waiting for the instance's fair slots, over every organization */

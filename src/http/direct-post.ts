@@ -16,6 +16,8 @@ import type { CompiledExecution } from '../graphql/compiled-execution';
 import type { Context } from '../graphql/context.type';
 import { checkOperation } from '../graphql/limits';
 import { isPromise } from '../graphql/response-size';
+import type { StepAside } from '../core/running';
+import type { RunningSlot } from './budgets';
 import { chargeHttpOperationNow } from './budget-guard';
 import { asGraphqlError, contentTypeFor, errorAnswer, type GraphqlAnswer, resultAnswer, writeAnswer } from './graphql-answer';
 import type { Metrics } from './metrics';
@@ -110,10 +112,10 @@ export class DocumentCache {
 
 /** What a direct request needs of the HTTP transport. */
 export interface DirectPostHost {
-  /** admit: null once admitted at once, else the promise of it; throws or rejects as admission refuses */
-  admit(): Promise<void> | null;
-  /** a fresh context for the request's operation */
-  context(): Context;
+  /** admit: the running slot once admitted at once, else the promise of it; throws or rejects as admission refuses */
+  admit(): RunningSlot | Promise<RunningSlot>;
+  /** a fresh context for the request's operation, whose waits may give up the slot (`aside`) */
+  context(aside: StepAside): Context;
   /** answers the request through Apollo Server with the context given (or its failure) */
   viaApollo(context: () => Promise<Context>): Promise<void>;
   /** answers a document over the token and nesting limits (400), before admission; false when it is within them */
@@ -145,15 +147,16 @@ export class DirectPost {
   async answer(req: IncomingMessage, res: ServerResponse, request: DirectRequest, host: DirectPostHost): Promise<void> {
     let checked = this.documents.get(request.query);
     if (!checked && host.refuseOverLimits()) return;
+    let slot: RunningSlot;
     try {
       const admitting = host.admit();
-      if (admitting) await admitting;
+      slot = isPromise(admitting) ? await admitting : admitting;
     } catch (err) {
       return host.viaApollo(() => {
         throw err; // Apollo Server answers the refusal as the failure of its context function
       });
     }
-    const context = host.context();
+    const context = host.context(slot.aside);
     checked ??= this.documents.check(request.query) ?? undefined;
     const operation = checked && getOperationAST(checked.document, request.operationName);
     if (!checked || !operation || operation.operation === OperationTypeNode.SUBSCRIPTION)

@@ -1,3 +1,11 @@
+import type { StepAside } from '../core/running';
+
+/** An instance slot held by one request (`FairSlots.hold`). */
+export interface SlotHold {
+  release(): void;
+  aside: StepAside;
+}
+
 interface Tenant {
   running: number;
   waiting: (() => void)[];
@@ -41,6 +49,52 @@ export class FairSlots {
     this.tenants.set(orgId, t);
     this.start(t);
     return this.release(orgId, t);
+  }
+
+  /** `acquire`, resolving with the slot as a hold (see `asHold`). */
+  async hold(orgId: string): Promise<SlotHold> {
+    return this.asHold(orgId, await this.acquire(orgId));
+  }
+
+  /** `hold` when it would resolve at once, else null (nothing taken). */
+  holdNow(orgId: string): SlotHold | null {
+    const release = this.tryAcquire(orgId);
+    return release && this.asHold(orgId, release);
+  }
+
+  /**
+   * A slot taken as a hold: `release` gives it back (once), `aside` gives it up while a wait is
+   * pending and takes it back after (see StepAside). Waits of one request that overlap give it up
+   * once; it is taken back when the first of them ends, and a hold released meanwhile gives back
+   * what it takes.
+   */
+  private asHold(orgId: string, taken: () => void): SlotHold {
+    let held: (() => void) | null = taken;
+    let released = false;
+    let back: Promise<void> | null = null;
+    return {
+      release: () => {
+        released = true;
+        held?.();
+        held = null;
+      },
+      aside: async <T>(wait: Promise<T>): Promise<T> => {
+        if (released) return wait;
+        held?.();
+        held = null;
+        try {
+          return await wait;
+        } finally {
+          if (held === null && !released)
+            back ??= this.acquire(orgId).then((r) => {
+              back = null;
+              if (released) r();
+              else held = r;
+            });
+          if (back) await back;
+        }
+      },
+    };
   }
 
   /** requests running and waiting on this instance, over every organization */

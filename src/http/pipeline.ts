@@ -14,6 +14,7 @@ import {
 import { Gauge } from 'prom-client';
 import { jsonInTurns } from '../core/json-in-turns';
 import { currentRequestScope } from '../core/request-scope';
+import { type StepAside, stayInPlace } from '../core/running';
 import type { Context } from '../graphql/context.type';
 import { cachedViewer, makeContext, viewerFor } from '../graphql/context';
 import { formatGraphQLError } from '../graphql/errors';
@@ -22,7 +23,7 @@ import type { Services } from '../graphql/services';
 import type { Viewer } from '../modules/orgs';
 import { BudgetDoor } from './budget-door';
 import { admitHttpRequest, chargeHttpOperation } from './budget-guard';
-import { Budgets, budgetStore, type OverBudget, type Spender } from './budgets';
+import { Budgets, budgetStore, type OverBudget, type RunningSlot, type Spender } from './budgets';
 import type { Metrics } from './metrics';
 
 /** A document checked for running: parsed, valid, naming one operation, within the limits, and its cost. */
@@ -83,7 +84,7 @@ export class Pipeline {
   }
 
   /** 1 (HTTP): the rates and a running slot, held until the response is done; throws RATE_LIMITED. */
-  admitHttp(viewer: Viewer, req: IncomingMessage, res: ServerResponse, bodyBytes: number): Promise<void> {
+  admitHttp(viewer: Viewer, req: IncomingMessage, res: ServerResponse, bodyBytes: number): Promise<RunningSlot> {
     return admitHttpRequest(this.budgets, this.door, viewer, req, res, bodyBytes);
   }
 
@@ -134,11 +135,14 @@ export class Pipeline {
     return chargeHttpOperation(this.budgets, this.door, spender, cost, authorization);
   }
 
-  /** 5: a fresh context for one operation; the request's long work takes its organization's turns (../core/turns.ts). */
-  context(viewer: Viewer, requestId: string): Context {
+  /**
+   * 5: a fresh context for one operation; the request's long work takes its organization's turns
+   * (../core/turns.ts), and `aside` gives up its running slot during a wait (see StepAside).
+   */
+  context(viewer: Viewer, requestId: string, aside: StepAside = stayInPlace): Context {
     const scope = currentRequestScope();
     if (scope) scope.orgId = viewer.orgId;
-    return makeContext(this.services, viewer, requestId);
+    return makeContext(this.services, viewer, requestId, aside);
   }
 
   /** 6 (HTTP): the answer's text, as JSON.stringify writes it with a newline, a large one in slices with turns between them. */

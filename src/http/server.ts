@@ -207,8 +207,8 @@ class GraphqlHttp {
   /** admit, then a context to execute with (Apollo asks for it before parsing the document) */
   private async context(req: IncomingMessage, res: ServerResponse, bodyBytes: number): Promise<Context> {
     const viewer = this.viewers.get(req) ?? (await this.pipeline.authenticate(req.headers.authorization));
-    await this.pipeline.admitHttp(viewer, req, res, bodyBytes);
-    return this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId());
+    const slot = await this.pipeline.admitHttp(viewer, req, res, bodyBytes);
+    return this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId(), slot.aside);
   }
 
   private failed(req: IncomingMessage, res: ServerResponse, err: unknown): void {
@@ -260,7 +260,7 @@ class GraphqlHttp {
     const { budgets, door } = this.pipeline;
     return {
       admit: () => admitHttpRequestNow(budgets, door, viewer, req, res, bodyBytes),
-      context: () => this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId()),
+      context: (aside) => this.pipeline.context(viewer, currentRequestScope()?.requestId ?? newRequestId(), aside),
       viaApollo: (context) => serveGraphql(this.apollo, req, res, body, context, this.sliceChars),
       refuseOverLimits: () => this.refuseOverLimits(res, body),
     };

@@ -1,7 +1,7 @@
 import { type DocumentNode, getOperationAST, GraphQLError, OperationTypeNode } from 'graphql';
 import { WebSocket } from 'ws';
 import { admitWsOperation, countWsOperation } from './budget-guard';
-import type { Budgets, Spender } from './budgets';
+import type { Budgets, RunningSlot, Spender } from './budgets';
 
 /**
  * Close code of a socket refused because its API key already has as many sockets open as it may
@@ -97,7 +97,7 @@ export async function admitOperation(
   spender: Spender,
   op: Op,
   noRoom: () => GraphQLError[] | null,
-): Promise<GraphQLError[] | (() => void)> {
+): Promise<GraphQLError[] | RunningSlot> {
   const subscription = getOperationAST(op.document, op.operationName)?.operation === OperationTypeNode.SUBSCRIPTION;
   const release = await asErrors(() => admitWsOperation(budgets, spender, { cost: op.cost, subscription }));
   if (Array.isArray(release)) return release;

@@ -12,6 +12,7 @@ import { eventContext } from '../graphql/context';
 import { collapseTooLarge } from '../graphql/response-size';
 import { LIMITS } from '../graphql/limits';
 import type { Viewer } from '../modules/orgs';
+import type { RunningSlot } from './budgets';
 import type { Metrics } from './metrics';
 import type { CheckedDocument, Pipeline } from './pipeline';
 import { admitOperation, KeyCaps, refuseOperation } from './ws-caps';
@@ -179,12 +180,12 @@ class WsAdapter {
     ctx: Ctx,
     id: string,
     payload: SubscribePayload,
-    { state, checked, release }: { state: SocketState; checked: CheckedDocument; release: () => void },
+    { state, checked, release }: { state: SocketState; checked: CheckedDocument; release: RunningSlot },
   ): ExecutionArgs {
     const viewer = state.viewer!;
     state.operations.add(id);
     this.metrics.subscriptions.inc();
-    const contextValue: Context = this.pipeline.context(viewer, newRequestId());
+    const contextValue: Context = this.pipeline.context(viewer, newRequestId(), release.aside);
     const { document } = checked;
     const args: ExecutionArgs = {
       schema: this.pipeline.schema,

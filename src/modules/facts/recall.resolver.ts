@@ -22,7 +22,7 @@ export class RecallResolver {
     trace?: MemoryTraceInput | null,
   ): Promise<RecalledFact[]> {
     const traced = checkTrace('trace', trace);
-    const served = await recall(ctx.em, ctx.orgId, input, ctx.services.factIndex, ctx.services.embedder);
+    const served = await recall(ctx.em, ctx.orgId, input, ctx.services.factIndex, ctx.services.embedder, ctx.aside);
     if (traced)
       await recordTrace(
         ctx.em,

@@ -18,6 +18,7 @@ import type { Embedder } from '../embeddings';
 import { fusionDepth, lexicalCandidates, recallHybrid, recallHybridHeld } from './recall-hybrid';
 import { queryVector } from './recall-strategy';
 import { liveIn } from './as-of.sql';
+import { type StepAside, stayInPlace } from '../../core/running';
 
 const MAX_QUERY = 2000;
 
@@ -142,7 +143,10 @@ export function rankingQuery(orgId: string, p: Params, qe: number[] | null, cand
 
 /**
  * Recall by the strategy asked for (see recall-strategy.ts for the query vector and the fallback):
- * SEMANTIC ranks as `semanticRecall`, LEXICAL and HYBRID as `recallHybrid`.
+ * SEMANTIC ranks as `semanticRecall`, LEXICAL and HYBRID as `recallHybrid`. While the server's
+ * model embeds the query and nothing else of the recall runs, the request gives up its running
+ * slot (`aside`), so that the recalls waiting for the model do not keep others from the database
+ * and the model can embed their queries together.
  */
 export async function recall(
   em: EntityManager,
@@ -150,13 +154,14 @@ export async function recall(
   input: RecallInput,
   index: FactIndex | null = null,
   embedder: Embedder | null = null,
+  aside: StepAside = stayInPlace,
 ): Promise<RecalledFact[]> {
   const p = validateRecall(input);
   // the vector index holds the facts live now: other views are ranked by PostgreSQL alone
   if (p.includeSuperseded || p.asOf) index = null;
   if (p.strategy === RecallStrategy.LEXICAL) return recallHybrid(em, orgId, p, null, null);
-  if (p.strategy === RecallStrategy.HYBRID) return hybrid(em, orgId, p, index, embedder);
-  const qe = await queryVector(orgId, p, embedder);
+  if (p.strategy === RecallStrategy.HYBRID) return hybrid(em, orgId, p, index, embedder, aside);
+  const qe = await aside(queryVector(orgId, p, embedder));
   if (qe === null && p.queryEmbedding === null && embedder?.enabled)
     // the embedder failed: the words alone
     return recallHybrid(em, orgId, p, null, null);
@@ -178,6 +183,7 @@ async function hybrid(
   p: Params,
   index: FactIndex | null,
   embedder: Embedder | null,
+  aside: StepAside,
 ): Promise<RecalledFact[]> {
   const fromClient = p.queryEmbedding !== null;
   if (!fromClient && !embedder?.enabled) return recallHybrid(em, orgId, p, null, null);
@@ -188,7 +194,11 @@ async function hybrid(
   // both are awaited below unless the query has no vector; a failure then is not left unhandled
   lexical.catch(() => undefined);
   prepared?.catch(() => undefined);
-  const qe = await queryVector(orgId, p, embedder);
+  const vector = queryVector(orgId, p, embedder);
+  vector.catch(() => undefined);
+  // the statements hold the running slot; the rest of the model's time does not
+  await Promise.allSettled([lexical, prepared]);
+  const qe = await aside(vector);
   if (qe === null) {
     // the embedder failed: the words alone
     await prepared?.catch(() => undefined);

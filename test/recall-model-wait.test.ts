@@ -60,13 +60,15 @@ const until = async (what: () => boolean) => {
   for (let i = 0; i < 400 && !what(); i++) await new Promise((r) => setTimeout(r, 25));
   expect(what()).toBe(true);
 };
+type Recalled = { recall: { fact: { id: string; text: string }; strategyUsed: string }[] };
 const FACTS = ['the invoice is due on Friday', 'the parcel left the warehouse in Lyon', 'Maria planted tomatoes in the garden'];
 const QUERIES = ['when is the invoice due?', 'where did the parcel leave from?', 'what did Maria plant?'];
 
 describe('a recall waiting for the embedding model', () => {
   it('over HTTP: gives up its running slot, so the organization’s recalls reach the model together and its other requests run meanwhile', async () => {
     const org = await s.createOrg('model-wait-http');
-    const recall = (input: Record<string, unknown>) => gql(s.url, RECALL, { input: { bankId: 'b', limit: 3, ...input } }, org.token);
+    const recall = (input: Record<string, unknown>) =>
+      gql<Recalled, unknown>(s.url, RECALL, { input: { bankId: 'b', limit: 3, ...input } }, org.token);
     expect((await gql(s.url, UPSERT, { inputs: FACTS.map((text) => ({ bankId: 'b', text })) }, org.token)).errors).toBeUndefined();
     expect((await recall({ query: 'warm up' })).errors).toBeUndefined();
     holding = true;

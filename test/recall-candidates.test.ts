@@ -151,7 +151,11 @@ describe('recall candidates from the 8-bit index', () => {
       const rows = bankOf(random, dim, n, queries).map((r, i) => {
         const roll = random();
         const embedding =
-          roll < 0.01 ? new Array<number>(dim).fill(0) : roll < 0.96 ? nearTopic(i % topics.length, 0.2 / Math.sqrt(dim)) : unit(Array.from({ length: dim }, gauss)).map(Math.fround);
+          roll < 0.01
+            ? new Array<number>(dim).fill(0)
+            : roll < 0.96
+              ? nearTopic(i % topics.length, 0.2 / Math.sqrt(dim))
+              : unit(Array.from({ length: dim }, gauss)).map(Math.fround);
         return { ...r, embedding, norm_sq: sumOfSquares(embedding) };
       });
       const bank = new BankVectors(dim);

@@ -209,5 +209,5 @@ export class ExactVectors {
 }
 
 function writeAll(fd: number, data: Uint8Array, position: number): void {
-  for (let done = 0; done < data.length; ) done += writeSync(fd, data, done, data.length - done, position + done);
+  for (let done = 0; done < data.length;) done += writeSync(fd, data, done, data.length - done, position + done);
 }

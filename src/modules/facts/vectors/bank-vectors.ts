@@ -41,6 +41,9 @@ export const TIMED = 3;
 
 const NONE = { u8: new Uint8Array(0), i32: new Int32Array(0), f64: new Float64Array(0) };
 
+/** Leaders compared by all their codes when placing a fact (after the first quarter of the codes chose them). */
+const SHORTLIST = 4;
+
 /** JavaScript memory of a bank with no fact (measured: its maps, sets, arrays and store). */
 const EMPTY_BANK_BYTES = 1536;
 
@@ -220,7 +223,10 @@ export class BankVectors {
     else if (this.count >= CLUSTER_FROM) this.clusterAll();
   }
 
-  /** Places a slot's fact in the cluster whose leader is nearest by the codes (see `Clusters`). */
+  /**
+   * Places a slot's fact in the cluster whose leader is nearest by the codes (see `Clusters`): the
+   * leaders are compared by the first quarter of the codes, then the few nearest by all of them.
+   */
   private place(slot: number, v: ArrayLike<number>): void {
     const clusters = this.clusters!;
     const leaders = clusters.activeLeaders();
@@ -228,13 +234,32 @@ export class BankVectors {
     let best = -Infinity;
     if (leaders.n > 0) {
       this.store.query.set(this.store.codes.subarray(slot * this.pdim, (slot + 1) * this.pdim));
-      const dots = this.store.dotsAt(leaders.slots, leaders.n);
-      for (let k = 0; k < leaders.n; k++) {
-        const cosine = dots[k] * this.scale[slot] * this.scale[leaders.slots[k]];
-        if (cosine > best) [best, nearest] = [cosine, leaders.clusters[k]];
+      const short =
+        leaders.n > SHORTLIST ? this.shortlist(leaders.slots, leaders.n) : Int32Array.from(leaders.slots.keys()).subarray(0, leaders.n);
+      const slots = short.map((k) => leaders.slots[k]);
+      const dots = this.store.dotsAt(slots, slots.length);
+      for (let k = 0; k < short.length; k++) {
+        const cosine = dots[k] * this.scale[slot] * this.scale[slots[k]];
+        if (cosine > best) [best, nearest] = [cosine, leaders.clusters[short[k]]];
       }
     }
     clusters.put(slot, v, this.normSq[slot], this.useMax[slot], nearest, best);
+  }
+
+  /** The indexes (in `slots`) of the `SHORTLIST` leaders nearest the query codes by their first quarter. */
+  private shortlist(slots: Int32Array, n: number): Int32Array {
+    const len = Math.min(this.pdim, Math.ceil(this.pdim / 64) * 16);
+    const partial = this.store.dotsAt(slots, n, len);
+    const top = new Int32Array(SHORTLIST).fill(-1);
+    const score = new Float64Array(SHORTLIST).fill(-Infinity);
+    for (let k = 0; k < n; k++) {
+      const s = partial[k] * this.scale[slots[k]];
+      if (s <= score[SHORTLIST - 1]) continue;
+      let at = SHORTLIST - 1;
+      for (; at > 0 && score[at - 1] < s; at--) [score[at], top[at]] = [score[at - 1], top[at - 1]];
+      [score[at], top[at]] = [s, k];
+    }
+    return top;
   }
 
   /** Clusters every fact held (the bank reached `CLUSTER_FROM`), from the exact vectors; none without them. */

@@ -175,7 +175,7 @@ class Scan {
 /**
  * The first pass over a clustered bank (see `candidateIds`), band by band of the clusters (members
  * grouped by their angle to the leader), the best bound first: 'done' when every band was visited
- * or skipped, 'scan' when most of the bank is left to visit, 'too many' past `MAX_CANDIDATES`.
+ * or skipped (its bound below the threshold), 'scan' when most of the bank is left to visit, 'too many' past `MAX_CANDIDATES`.
  */
 function clusterPass(scan: Scan, clusters: Clusters): 'done' | 'scan' | 'too many' {
   const { bank, w } = scan;
@@ -186,29 +186,56 @@ function clusterPass(scan: Scan, clusters: Clusters): 'done' | 'scan' | 'too man
     const d = Math.max(0, lo[c] - to, from - hi[c]);
     return (1 - w) * Math.max(0, Math.cos(d)) + w * (clusters.useMax[c] + USE_SLACK);
   };
-  const visits: { bound: number; c: number; band: number; size: number }[] = [];
-  for (let c = 0; c < clusters.bands.length; c++)
-    clusters.bands[c].forEach((list, band) => {
-      if (list.length > 0) visits.push({ bound: bandBound(c, band), c, band, size: list.length });
-    });
-  visits.sort((a, b) => b.bound - a.bound);
+  const visits = bandsByBound(clusters, bandBound);
   let visited = 0;
   let checked = false;
-  for (let at = 0; at < visits.length; at++) {
-    const { bound, c, band } = visits[at];
-    if (bound < scan.threshold) break;
+  for (let at = 0; at < visits.n; at++) {
+    const v = visits.order[at];
+    // (the order is by rounded bounds: every band is checked against the threshold, none assumed below it)
+    if (visits.bound[v] < scan.threshold) continue;
     if (!checked && visited > bank.size * CLUSTER_BUDGET) {
       // a share of the bank visited: if as much again is left above the threshold, the bounds are too loose here
       checked = true;
       let left = 0;
-      for (let rest = at; rest < visits.length && visits[rest].bound >= scan.threshold; rest++) left += visits[rest].size;
+      for (let rest = at; rest < visits.n; rest++) {
+        const r = visits.order[rest];
+        if (visits.bound[r] >= scan.threshold) left += clusters.bands[visits.cluster[r]][visits.band[r]].length;
+      }
       if (left > bank.size * CLUSTER_SHARE) return 'scan';
     }
-    const members = clusters.bands[c][band];
+    const c = visits.cluster[v];
+    const members = clusters.bands[c][visits.band[v]];
     visited += members.length;
     if (!visitBand(scan, clusters, members, lo[c], hi[c])) return 'too many';
   }
   return 'done';
+}
+
+/**
+ * Every band with members, its cluster, band and bound, and an order of them by bound, best first
+ * (sorted as numbers: the bound rounded to 2^-24, then the band's index).
+ */
+function bandsByBound(clusters: Clusters, bandBound: (c: number, band: number) => number) {
+  let n = 0;
+  for (const bands of clusters.bands) for (const list of bands) if (list.length > 0) n += 1;
+  const cluster = new Int32Array(n);
+  const band = new Int32Array(n);
+  const bound = new Float64Array(n);
+  const keys = new Float64Array(n);
+  let v = 0;
+  clusters.bands.forEach((bands, c) =>
+    bands.forEach((list, b) => {
+      if (list.length === 0) return;
+      [cluster[v], band[v], bound[v]] = [c, b, bandBound(c, b)];
+      // bounds lie within [0, 2): larger first
+      keys[v] = Math.round((2 - bound[v]) * 2 ** 24) * 2 ** 20 + v;
+      v += 1;
+    }),
+  );
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k] % 2 ** 20;
+  return { n, cluster, band, bound, order };
 }
 
 /** Considers the members of one band whose own angular bound reaches the threshold; false past `MAX_CANDIDATES`. */

@@ -1,7 +1,7 @@
 /** A bank is clustered once it has this many slots (below, a whole scan costs little). */
 export const CLUSTER_FROM = 4096;
-/** At most this many clusters a bank: placing a fact compares it with every leader. */
-const MAX_CLUSTERS = 256;
+/** At most this many clusters a bank: placing a fact compares it with every leader (by a quarter of the codes). */
+const MAX_CLUSTERS = 1024;
 /** A fact starts a cluster of its own when no leader's approximate cosine with it reaches this. */
 const JOIN_COSINE = 0.9;
 /**

@@ -33,9 +33,10 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $vectors))))
 
-;; the dot products of the query with the `n` vectors whose indexes (32-bit integers) are at
-  ;; `list`, written as 32-bit integers from `out` in the list's order
-  (func (export "dotsAt") (param $codes i32) (param $list i32) (param $n i32) (param $dim i32) (param $query i32) (param $out i32)
+;; the dot products of the query's first `len` codes with those of the `n` vectors whose indexes
+  ;; (32-bit integers) are at `list` (`dim` codes apart), written as 32-bit integers from `out` in
+  ;; the list's order; `len` is a multiple of 16, at most `dim`
+  (func (export "dotsAt") (param $codes i32) (param $list i32) (param $n i32) (param $dim i32) (param $len i32) (param $query i32) (param $out i32)
     (local $k i32)
     (block $done
       (loop $vectors
@@ -44,7 +45,7 @@
           (call $dot
             (i32.add (local.get $codes)
               (i32.mul (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))) (local.get $dim)))
-            (local.get $dim) (local.get $query)))
+            (local.get $len) (local.get $query)))
         (local.set $k (i32.add (local.get $k) (i32.const 1)))
         (br $vectors))))
 

@@ -1,7 +1,7 @@
 import { CodeArena } from './arena';
 import { CLUSTER_FROM, Clusters } from './clusters';
 import { ExactVectors } from './exact-vectors';
-import { CodeStore, paddedDimension, quantize } from './kernel';
+import { CodeStore, codeDot, cosineError, paddedDimension, quantize } from './kernel';
 
 /** One fact as the index reads it from PostgreSQL (`indexRowsSql`). */
 export interface IndexRow {
@@ -295,6 +295,20 @@ export class BankVectors {
     const normSq = this.normSq[slot];
     if (qNormSq === 0 || normSq === 0) return 0;
     return this.exact.dot(slot, q) / Math.sqrt(normSq * qNormSq);
+  }
+
+  /** A query's 8-bit codes, scale and error bound (for `cosineUpper`). */
+  queryCodes(q: readonly number[], qNormSq: number): { codes: Int8Array; scale: number; err: number } {
+    const codes = new Int8Array(this.pdim);
+    return { codes, ...quantize(q, qNormSq, codes, 0, this.pdim) };
+  }
+
+  /** An upper bound of a fact's cosine with the query, from the 8-bit codes and their error bounds; null when the bank does not hold it. */
+  cosineUpper(id: string, query: { codes: Int8Array; scale: number; err: number }): number | null {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return null;
+    const dot = codeDot(this.store.codes, slot * this.pdim, query.codes, 0, this.pdim);
+    return dot * this.scale[slot] * query.scale + cosineError(this.err[slot], query.err);
   }
 
   /** Whether every vector the bank held was made by `model` (a fact's model code is never reused). */

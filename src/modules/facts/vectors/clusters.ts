@@ -10,9 +10,9 @@ const JOIN_COSINE = 0.9;
  */
 export const ANGLE_SLACK = 1e-6;
 /** Members are grouped by their angle to the leader in bands this wide (radians, 2.5 degrees). */
-export const BAND = Math.PI / 72;
+const BAND = Math.PI / 72;
 /** The band of members without an angle (a vector without a direction): any angle. */
-export const ANY_BAND = 72;
+const ANY_BAND = 72;
 
 /** A member's band. */
 const bandOf = (phi: number): number => (Number.isNaN(phi) ? ANY_BAND : Math.min(ANY_BAND - 1, Math.floor(phi / BAND)));

@@ -72,11 +72,6 @@ export class ExactVectors {
 
   constructor(private readonly dim: number) {}
 
-  /** Whether the vectors are in a file. */
-  get inFile(): boolean {
-    return this.fd !== null;
-  }
-
   /** Bytes of process memory held (a file's vectors are not). */
   get heapBytes(): number {
     if (this.fd !== null) return (this.run?.byteLength ?? 0) + this.dim * 4;

@@ -8,6 +8,8 @@ const BLOCK = 1024;
 export const FILE_AFTER_BYTES = 16 * 2 ** 20;
 /** Slots written to the file together when they come one after another (a bank being read). */
 const RUN = 256;
+/** Vectors read from the file kept in memory, the most recently read (a recall reads the same ones again: its candidates, then its window). */
+const RECENT = 512;
 
 /**
  * Closes the file of a store no longer reachable: a bank that leaves the index may still be read
@@ -64,8 +66,8 @@ export class ExactVectors {
   private run: Float32Array | null = null;
   private runStart = 0;
   private runCount = 0;
-  /** the vector read last (a file's) */
-  private one: Float32Array | null = null;
+  /** vectors read from the file lately, by slot (oldest first) */
+  private readonly recent = new Map<number, Float32Array>();
   private slots = 0;
   /** no file could be made: memory from then on */
   private noFile = false;
@@ -74,7 +76,7 @@ export class ExactVectors {
 
   /** Bytes of process memory held (a file's vectors are not). */
   get heapBytes(): number {
-    if (this.fd !== null) return (this.run?.byteLength ?? 0) + this.dim * 4;
+    if (this.fd !== null) return (this.run?.byteLength ?? 0) + this.recent.size * this.dim * 4;
     return this.blocks.reduce((n, b) => n + b.byteLength, 0);
   }
 
@@ -120,9 +122,10 @@ export class ExactVectors {
     this.fd = null;
     this.blocks = [];
     this.run = null;
+    this.recent.clear();
   }
 
-  /** A slot's vector (a view, valid until the next call). */
+  /** A slot's vector (a view, valid until the next call, which may reuse it). */
   read(slot: number): Float32Array {
     if (this.fd === null) {
       const at = (slot % BLOCK) * this.dim;
@@ -132,7 +135,14 @@ export class ExactVectors {
       const at = (slot - this.runStart) * this.dim;
       return this.run.subarray(at, at + this.dim);
     }
-    const one = (this.one ??= new Float32Array(this.dim));
+    const kept = this.recent.get(slot);
+    if (kept) return kept;
+    let one: Float32Array;
+    if (this.recent.size >= RECENT) {
+      const [oldest, vector] = this.recent.entries().next().value!;
+      this.recent.delete(oldest);
+      one = vector;
+    } else one = new Float32Array(this.dim);
     const into = new Uint8Array(one.buffer);
     const bytes = this.dim * 4;
     let read = 0;
@@ -142,6 +152,7 @@ export class ExactVectors {
       read += n;
     }
     into.fill(0, read);
+    this.recent.set(slot, one);
     return one;
   }
 
@@ -185,6 +196,7 @@ export class ExactVectors {
 
   /** Adds the vector to the run of consecutive slots (written out when full or broken). */
   private write(slot: number, v: ArrayLike<number>): void {
+    this.recent.delete(slot);
     const run = this.run!;
     const inRun = slot >= this.runStart && slot < this.runStart + this.runCount;
     if (!inRun && !(slot === this.runStart + this.runCount && this.runCount < RUN)) {

@@ -1,8 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { contextMatches, cosine, finalScore, normalizeQuery, semanticFromCosine, usefulnessAt } from '../src/modules/facts/usefulness';
 import { sumOfSquares } from '../src/modules/facts/usefulness.sql';
 import { BankVectors, type IndexRow } from '../src/modules/facts/vectors/bank-vectors';
 import { candidateIds, type CandidateQuery } from '../src/modules/facts/vectors/candidates';
+import { CLUSTER_FROM } from '../src/modules/facts/vectors/clusters';
 import { quantize } from '../src/modules/facts/vectors/kernel';
 import { seededRandom } from './helpers/random';
 
@@ -133,6 +134,78 @@ describe('recall candidates from the 8-bit index', () => {
     expect(trials).toBe(4 * 6 * 6);
     // the bound prunes: on these banks the candidates are a small share of the facts
     expect(candidates / bankSize).toBeLessThan(0.1);
+  });
+
+  it('a clustered bank (topics of near-ties, random and zero vectors, 32-bit floats) skips clusters and still contains the exact top, through removals and replacements', () => {
+    for (const [dim, n, seed] of [
+      [64, 9000, 5],
+      [200, CLUSTER_FROM + 500, 6],
+    ] as const) {
+      const random = rng(seed);
+      const gauss = () => Math.sqrt(-2 * Math.log(random() + 1e-12)) * Math.cos(2 * Math.PI * random());
+      const unit = (v: number[]) => v.map((x) => x / Math.sqrt(sumOfSquares(v)));
+      const topics = Array.from({ length: 40 }, () => unit(Array.from({ length: dim }, gauss)));
+      // a topic's facts: its vector plus noise (cosine about 0.98 with it), as the model's 32-bit floats
+      const nearTopic = (k: number, noise: number) => topics[k].map((x) => Math.fround(x + noise * gauss()));
+      const queries = [...topics.slice(0, 4).map((_, k) => nearTopic(k, 0.01)), Array.from({ length: dim }, gauss)];
+      const rows = bankOf(random, dim, n, queries).map((r, i) => {
+        const roll = random();
+        const embedding =
+          roll < 0.01
+            ? new Array<number>(dim).fill(0)
+            : roll < 0.96
+              ? nearTopic(i % topics.length, 0.2 / Math.sqrt(dim))
+              : unit(Array.from({ length: dim }, gauss)).map(Math.fround);
+        return { ...r, embedding, norm_sq: sumOfSquares(embedding) };
+      });
+      const bank = new BankVectors(dim);
+      for (const r of rows) bank.put(r);
+      expect(bank.clusters?.leaders.length).toBeGreaterThan(0);
+      // changes after the bank was clustered: leaders among the removed and the replaced
+      const live = new Map(rows.map((r) => [r.id, r]));
+      for (let i = 0; i < n; i += 7) {
+        bank.remove(rows[i].id);
+        live.delete(rows[i].id);
+      }
+      for (let i = 1; i < n; i += 11) {
+        const embedding = nearTopic((i * 3) % topics.length, 0.2 / Math.sqrt(dim));
+        const r = { ...rows[i], embedding, norm_sq: sumOfSquares(embedding) };
+        bank.put(r);
+        live.set(r.id, r);
+      }
+      const above = vi.spyOn(bank.store, 'above');
+      let clustered = 0;
+      for (const [qi, embedding] of queries.entries()) {
+        for (const [boost, weight, minUsefulness, kinds, limit] of [
+          [false, 0.3, 0, null, 10],
+          [true, 0.3, 0, null, 10],
+          [true, 0.5, 0.6, null, 10],
+          [false, 0.3, 0.3, ['a'], 1],
+        ] as const) {
+          const q: CandidateQuery = {
+            embedding,
+            normSq: sumOfSquares(embedding),
+            normalizedQuery: normalizeQuery(qi % 2 ? 'What is the plan?' : 'something else'),
+            limit,
+            boost,
+            weight,
+            minUsefulness,
+            kinds: kinds ? [...kinds] : null,
+            statuses: null,
+            nowMs: NOW,
+          };
+          const calls = above.mock.calls.length;
+          const got = candidateIds(bank, q);
+          expect(got).not.toBeNull();
+          const set = new Set(got);
+          expect(exactTop([...live.values()], q).filter((id) => !set.has(id))).toEqual([]);
+          if (above.mock.calls.length === calls) clustered += 1;
+        }
+      }
+      // the queries near a topic are answered by the clusters alone, without a whole scan
+      expect(clustered).toBeGreaterThanOrEqual(16);
+      above.mockRestore();
+    }
   });
 
   it('the kernel returns exactly the vectors whose bound reaches the threshold, with their dot products (any count, freed slots never)', () => {

@@ -9,6 +9,7 @@ const SHRINK_STEP = 4;
 
 export interface Kernel {
   dots: (codes: number, n: number, dim: number, query: number, out: number) => void;
+  dotsAt: (codes: number, list: number, n: number, dim: number, len: number, query: number, out: number) => void;
   above: (
     dots: number,
     n: number,

@@ -1,5 +1,7 @@
 import { CodeArena } from './arena';
-import { CodeStore, paddedDimension, quantize } from './kernel';
+import { CLUSTER_FROM, Clusters } from './clusters';
+import { ExactVectors } from './exact-vectors';
+import { CodeStore, codeDot, cosineError, paddedDimension, quantize } from './kernel';
 
 /** One fact as the index reads it from PostgreSQL (`indexRowsSql`). */
 export interface IndexRow {
@@ -39,11 +41,11 @@ export const TIMED = 3;
 
 const NONE = { u8: new Uint8Array(0), i32: new Int32Array(0), f64: new Float64Array(0) };
 
+/** Leaders compared by all their codes when placing a fact (after the first quarter of the codes chose them). */
+const SHORTLIST = 4;
+
 /** JavaScript memory of a bank with no fact (measured: its maps, sets, arrays and store). */
 const EMPTY_BANK_BYTES = 1536;
-
-/** Slots per block of exact vectors: the bank grows by blocks, never copying the vectors it holds. */
-const EXACT_BLOCK = 1024;
 
 /** Whether every component is a 32-bit float (a model's output stored as float8), so a Float32Array holds it exactly. */
 function float32Exact(v: ArrayLike<number>): boolean {
@@ -59,8 +61,9 @@ function float32Exact(v: ArrayLike<number>): boolean {
  * text but no usable embedding are ranked by PostgreSQL; only their ids are kept.
  *
  * While every vector of the bank is made of 32-bit floats (what an embedding model outputs, stored
- * as float8), the bank also holds them exactly, in blocks of 32-bit floats (up to `EXACT_BLOCK` facts each), so recall computes exact
- * cosines without reading vectors from PostgreSQL (`exactCosine`). The first vector that a 32-bit
+ * as float8), the bank also holds them exactly as 32-bit floats (`ExactVectors`: in memory for a
+ * small bank, in a private file of the process for a large one), so recall computes exact cosines
+ * without reading vectors from PostgreSQL (`exactCosine`). The first vector that a 32-bit
  * float cannot hold (a client's float8 numbers) drops them for good: the bank then has no exact
  * vectors and recall reads them from PostgreSQL.
  */
@@ -84,8 +87,10 @@ export class BankVectors {
   model = NONE.i32;
   contexts: (ContextCodes[] | undefined)[] = [];
   private contextCount = 0;
-  /** the exact vectors, `EXACT_BLOCK` slots a block; null once a vector was not 32-bit floats */
-  private exact: Float32Array[] | null = [];
+  /** leader clusters for the first pass of recall (`Clusters`), from `CLUSTER_FROM` facts on */
+  clusters: Clusters | null = null;
+  /** the exact vectors; null once a vector was not 32-bit floats (or the file could not take one) */
+  private exact: ExactVectors | null;
   /** the validity intervals of the TIMED slots: [from, to) in epoch ms, NaN when open */
   private readonly windows = new Map<number, [number, number]>();
   /** facts with text but no usable embedding (PostgreSQL ranks them by text similarity) */
@@ -104,6 +109,7 @@ export class BankVectors {
   ) {
     this.pdim = paddedDimension(dim);
     this.store = new CodeStore(this.pdim, arena);
+    this.exact = new ExactVectors(dim);
   }
 
   /** Slots in use or freed (a scan covers 0..size-1). */
@@ -149,6 +155,7 @@ export class BankVectors {
     this.useMax = copy(this.useMax, (n) => new Float64Array(n));
     this.normSq = copy(this.normSq, (n) => new Float64Array(n));
     this.model = copy(this.model, (n) => new Int32Array(n));
+    this.clusters?.grow(capacity);
   }
 
   private code<K>(dict: Map<K, number>, key: K): number {
@@ -212,6 +219,55 @@ export class BankVectors {
     this.usefulness[slot] = Number(row.usefulness);
     this.lastSignalMs[slot] = row.t === null ? Number.NaN : Number(row.t);
     this.setContexts(slot, row.contexts ?? []);
+    if (this.clusters) this.place(slot, row.embedding!);
+    else if (this.count >= CLUSTER_FROM) this.clusterAll();
+  }
+
+  /**
+   * Places a slot's fact in the cluster whose leader is nearest by the codes (see `Clusters`): the
+   * leaders are compared by the first quarter of the codes, then the few nearest by all of them.
+   */
+  private place(slot: number, v: ArrayLike<number>): void {
+    const clusters = this.clusters!;
+    const leaders = clusters.activeLeaders();
+    let nearest = -1;
+    let best = -Infinity;
+    if (leaders.n > 0) {
+      this.store.query.set(this.store.codes.subarray(slot * this.pdim, (slot + 1) * this.pdim));
+      const short =
+        leaders.n > SHORTLIST ? this.shortlist(leaders.slots, leaders.n) : Int32Array.from(leaders.slots.keys()).subarray(0, leaders.n);
+      const slots = short.map((k) => leaders.slots[k]);
+      const dots = this.store.dotsAt(slots, slots.length);
+      for (let k = 0; k < short.length; k++) {
+        const cosine = dots[k] * this.scale[slot] * this.scale[slots[k]];
+        if (cosine > best) [best, nearest] = [cosine, leaders.clusters[short[k]]];
+      }
+    }
+    clusters.put(slot, v, this.normSq[slot], this.useMax[slot], nearest, best);
+  }
+
+  /** The indexes (in `slots`) of the `SHORTLIST` leaders nearest the query codes by their first quarter. */
+  private shortlist(slots: Int32Array, n: number): Int32Array {
+    const len = Math.min(this.pdim, Math.ceil(this.pdim / 64) * 16);
+    const partial = this.store.dotsAt(slots, n, len);
+    const top = new Int32Array(SHORTLIST).fill(-1);
+    const score = new Float64Array(SHORTLIST).fill(-Infinity);
+    for (let k = 0; k < n; k++) {
+      const s = partial[k] * this.scale[slots[k]];
+      if (s <= score[SHORTLIST - 1]) continue;
+      let at = SHORTLIST - 1;
+      for (; at > 0 && score[at - 1] < s; at--) [score[at], top[at]] = [score[at - 1], top[at - 1]];
+      [score[at], top[at]] = [s, k];
+    }
+    return top;
+  }
+
+  /** Clusters every fact held (the bank reached `CLUSTER_FROM`), from the exact vectors; none without them. */
+  private clusterAll(): void {
+    if (this.exact === null) return;
+    this.clusters = new Clusters(this.dim);
+    this.clusters.grow(this.flags.length);
+    for (let slot = 0; slot < this.size; slot++) if (this.ids[slot] !== null) this.place(slot, this.exact.read(slot));
   }
 
   /** Whether the bank holds every vector exactly (see the class). */
@@ -221,25 +277,10 @@ export class BankVectors {
 
   private keepExact(slot: number, v: ArrayLike<number>): void {
     if (this.exact === null) return;
-    if (!float32Exact(v)) {
+    if (!float32Exact(v) || !this.exact.set(slot, v, this.flags.length)) {
+      this.exact.release();
       this.exact = null;
-      return;
     }
-    const block = Math.floor(slot / EXACT_BLOCK);
-    const at = (slot % EXACT_BLOCK) * this.dim;
-    while (this.exact.length <= block) this.exact.push(new Float32Array(0));
-    // a block grows by doubling up to EXACT_BLOCK slots (a small bank holds little); full blocks never
-    // move. A block the bank already has slots for (a bank being read reserves each chunk's) is made
-    // whole at once: doubling it there would allocate and drop twice its size, which the allocator
-    // keeps as fragments after the bank is read.
-    if (this.exact[block].length <= at) {
-      const whole = this.flags.length >= (block + 1) * EXACT_BLOCK;
-      const slots = whole ? EXACT_BLOCK : Math.min(EXACT_BLOCK, Math.max(16, 2 * ((slot % EXACT_BLOCK) + 1)));
-      const grown = new Float32Array(slots * this.dim);
-      grown.set(this.exact[block]);
-      this.exact[block] = grown;
-    }
-    this.exact[block].set(v, at);
   }
 
   /**
@@ -253,11 +294,21 @@ export class BankVectors {
     if (slot === undefined || this.exact === null) return null;
     const normSq = this.normSq[slot];
     if (qNormSq === 0 || normSq === 0) return 0;
-    const block = this.exact[Math.floor(slot / EXACT_BLOCK)];
-    const at = (slot % EXACT_BLOCK) * this.dim;
-    let dot = 0;
-    for (let j = 0; j < q.length; j++) dot += block[at + j] * q[j];
-    return dot / Math.sqrt(normSq * qNormSq);
+    return this.exact.dot(slot, q) / Math.sqrt(normSq * qNormSq);
+  }
+
+  /** A query's 8-bit codes, scale and error bound (for `cosineUpper`). */
+  queryCodes(q: readonly number[], qNormSq: number): { codes: Int8Array; scale: number; err: number } {
+    const codes = new Int8Array(this.pdim);
+    return { codes, ...quantize(q, qNormSq, codes, 0, this.pdim) };
+  }
+
+  /** An upper bound of a fact's cosine with the query, from the 8-bit codes and their error bounds; null when the bank does not hold it. */
+  cosineUpper(id: string, query: { codes: Int8Array; scale: number; err: number }): number | null {
+    const slot = this.slotOf.get(id);
+    if (slot === undefined) return null;
+    const dot = codeDot(this.store.codes, slot * this.pdim, query.codes, 0, this.pdim);
+    return dot * this.scale[slot] * query.scale + cosineError(this.err[slot], query.err);
   }
 
   /** Whether every vector the bank held was made by `model` (a fact's model code is never reused). */
@@ -300,6 +351,7 @@ export class BankVectors {
     const slot = this.slotOf.get(id);
     if (slot === undefined) return;
     this.slotOf.delete(id);
+    this.clusters?.leave(slot);
     this.contextCount -= this.contexts[slot]?.length ?? 0;
     this.ids[slot] = null;
     this.contexts[slot] = undefined;
@@ -313,6 +365,7 @@ export class BankVectors {
 
   /** Gives the codes back to the arena: the bank leaves the index and must not be scanned again. */
   release(): void {
+    // the exact vectors stay readable while a recall holds the bank (its file closes once the bank is collected)
     this.store.release();
   }
 
@@ -320,7 +373,7 @@ export class BankVectors {
    * JavaScript memory held, in bytes: about 1.5 KiB for an empty bank (its maps, sets and arrays,
    * measured), 85 bytes of typed arrays per slot (scan buffers included), about 110 for the id
    * string and its map entry, per query context its codes and about 150 bytes of object, and the
-   * blocks of exact vectors.
+   * exact vectors held in memory (not those in a file).
    */
   get heapBytes(): number {
     return (
@@ -329,7 +382,8 @@ export class BankVectors {
       (this.slotOf.size + this.textOnly.size) * 110 +
       this.windows.size * 80 +
       this.contextCount * (this.pdim + 150) +
-      (this.exact?.reduce((n, b) => n + b.byteLength, 0) ?? 0)
+      (this.exact?.heapBytes ?? 0) +
+      (this.clusters?.bytes ?? 0)
     );
   }
 

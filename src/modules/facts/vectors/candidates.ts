@@ -1,6 +1,7 @@
 import type { RecallParams as Params } from '../recall-params';
 import { CONTEXT_MATCH_COSINE, decayTowardNeutral } from '../usefulness';
 import type { BankVectors } from './bank-vectors';
+import { ANGLE_SLACK, bandRange, type Clusters } from './clusters';
 import { LIVE, TIMED } from './bank-vectors';
 import { codeDot, cosineError, quantize } from './kernel';
 
@@ -31,6 +32,12 @@ interface Interval {
 
 /** At least this many facts (the first slots) give a first threshold before the whole bank is scanned. */
 const SAMPLE = 4096;
+/**
+ * The first pass by clusters, once it has visited `CLUSTER_BUDGET` of the bank, gives way to the
+ * whole scan when more than `CLUSTER_SHARE` of the bank is left to visit.
+ */
+const CLUSTER_BUDGET = 1 / 8;
+const CLUSTER_SHARE = 1 / 4;
 
 /**
  * The facts of the bank that may be among the top `limit` of recall, or null when that set is too
@@ -40,78 +47,247 @@ const SAMPLE = 4096;
  * bound is below it cannot be in the answer. PostgreSQL's rows then rank the candidates with the
  * exact formula.
  *
- * A first threshold comes from a sample (the first slots: any `limit` real facts give a valid one).
- * The kernel then scans the whole bank and returns only the facts whose upper bound reaches it; the
- * threshold rises as their intervals are computed.
+ * A clustered bank (`Clusters`) is visited cluster by cluster, the most promising first: a
+ * cluster, and then each of its facts, is skipped when the angular bound of its cosine (with the
+ * usefulness bound) is below the threshold; the kernel computes the dot products of the others
+ * only. When most of the bank is left to visit (clusters too loose for these bounds), or the bank
+ * is not clustered, a first threshold comes from a sample (the first slots: any `limit` real facts
+ * give a valid one) and the kernel scans the whole bank, returning only the facts whose upper
+ * bound reaches it; the threshold rises as their intervals are computed.
  */
 export function candidateIds(bank: BankVectors, q: CandidateQuery): string[] | null {
-  const query = quantize(q.embedding, q.normSq, bank.store.query, 0, bank.pdim);
-  const allowedKind = allowed(bank.kinds, q.kinds);
-  const allowedStatus = allowed(bank.statuses, q.statuses);
-  const w = q.boost ? q.weight : 0;
-  const { flags, kind, status, useMax, scale, err } = bank;
-  const qs = query.scale;
-  const qe = query.err;
+  const scan = new Scan(bank, q);
+  if (bank.clusters && bank.clusters.bands.length > 0) {
+    const visited = clusterPass(scan, bank.clusters);
+    if (visited === 'too many') return null;
+    if (visited === 'done') return scan.ids();
+    scan.restart();
+  }
+  if (scan.threshold === -Infinity) {
+    const sample = Math.min(bank.size, Math.max(SAMPLE, bank.size >> 6));
+    scan.threshold = scan.thresholdOf(sample);
+    if (scan.threshold === -Infinity && sample < bank.size) scan.threshold = scan.thresholdOf(bank.size);
+  }
+  // the kernel's bound is computed in 32-bit floats: the slack covers their rounding
+  const t = scan.threshold;
+  const found = bank.store.above(bank.size, scan.qs, scan.qe, scan.w, t === -Infinity ? -Infinity : t - scan.w * USE_SLACK - 1e-5);
+  for (let k = 0; k < found.length; k += 2) if (!scan.consider(found[k], found[k + 1])) return null;
+  return scan.ids();
+}
+
+/**
+ * One candidate search: the query's codes, the filters, the threshold (a score the answer reaches)
+ * and the facts kept so far.
+ */
+class Scan {
+  readonly qs: number;
+  readonly qe: number;
+  readonly w: number;
+  threshold = -Infinity;
+  private readonly allowedKind: Uint8Array | null;
+  private readonly allowedStatus: Uint8Array | null;
+  private readonly query: { scale: number; err: number };
+  private best: LowestOfTop;
+  private kept: { slot: number; hi: number }[] = [];
+
+  constructor(
+    readonly bank: BankVectors,
+    readonly q: CandidateQuery,
+  ) {
+    this.query = quantize(q.embedding, q.normSq, bank.store.query, 0, bank.pdim);
+    this.qs = this.query.scale;
+    this.qe = this.query.err;
+    this.allowedKind = allowed(bank.kinds, q.kinds);
+    this.allowedStatus = allowed(bank.statuses, q.statuses);
+    this.w = q.boost ? q.weight : 0;
+    this.best = new LowestOfTop(q.limit);
+  }
+
+  /** Forgets the facts kept (they will be seen again), keeping the threshold reached. */
+  restart(): void {
+    this.kept = [];
+    this.best = new LowestOfTop(this.q.limit);
+  }
+
+  /** Whether the fact passes the filters (live, kind, status, usefulness floor). */
+  passes(i: number): boolean {
+    const { flags, kind, status, useMax } = this.bank;
+    if (flags[i] !== LIVE && (flags[i] !== TIMED || !this.bank.validAt(i, this.q.nowMs))) return false;
+    if (this.allowedKind !== null && this.allowedKind[kind[i]] === 0) return false;
+    if (this.allowedStatus !== null && this.allowedStatus[status[i]] === 0) return false;
+    return useMax[i] + USE_SLACK >= this.q.minUsefulness;
+  }
 
   /** A cheap upper bound of the fact's final score, or -Infinity when a filter leaves it out. */
-  const upper = (i: number, dot: number): number => {
-    if (flags[i] !== LIVE && (flags[i] !== TIMED || !bank.validAt(i, q.nowMs))) return -Infinity;
-    if (allowedKind !== null && allowedKind[kind[i]] === 0) return -Infinity;
-    if (allowedStatus !== null && allowedStatus[status[i]] === 0) return -Infinity;
-    const u = useMax[i] + USE_SLACK;
-    if (u < q.minUsefulness) return -Infinity;
-    const semHi = Math.max(0, dot * scale[i] * qs + cosineError(err[i], qe));
-    return (1 - w) * semHi + w * u;
-  };
-  const interval = (slot: number, dot: number): Interval => {
-    const c = dot * scale[slot] * qs;
-    const d = cosineError(err[slot], qe);
-    const [useLo, useHi] = usefulnessRange(bank, slot, q, query);
+  upper(i: number, dot: number): number {
+    if (!this.passes(i)) return -Infinity;
+    const semHi = Math.max(0, dot * this.bank.scale[i] * this.qs + cosineError(this.bank.err[i], this.qe));
+    return (1 - this.w) * semHi + this.w * (this.bank.useMax[i] + USE_SLACK);
+  }
+
+  interval(slot: number, dot: number): Interval {
+    const c = dot * this.bank.scale[slot] * this.qs;
+    const d = cosineError(this.bank.err[slot], this.qe);
+    const [useLo, useHi] = usefulnessRange(this.bank, slot, this.q, this.query);
+    const w = this.w;
     const lo = (1 - w) * Math.max(0, c - d) + w * useLo;
     const hi = (1 - w) * Math.max(0, c + d) + w * useHi;
-    return { lo: lo - 1e-9, hi: hi + 1e-9, surely: useLo >= q.minUsefulness, maybe: useHi >= q.minUsefulness };
-  };
-  /** The `limit`-th largest lower bound among the first `n` facts (their dot products in `dots`), with the best upper bounds. */
-  const thresholdOf = (n: number): number => {
-    const dots = bank.store.dots(n);
-    const { slots, uppers } = bank.scratch();
+    return { lo: lo - 1e-9, hi: hi + 1e-9, surely: useLo >= this.q.minUsefulness, maybe: useHi >= this.q.minUsefulness };
+  }
+
+  /** Keeps the fact when it may be in the answer, raising the threshold; false past `MAX_CANDIDATES`. */
+  consider(slot: number, dot: number): boolean {
+    const u = this.upper(slot, dot);
+    if (u === -Infinity || u < this.threshold) return true;
+    const x = this.interval(slot, dot);
+    if (!x.maybe || x.hi < this.threshold) return true;
+    this.kept.push({ slot, hi: x.hi });
+    if (x.surely && this.best.add(x.lo)) this.threshold = Math.max(this.threshold, this.best.lowest);
+    return this.kept.length <= MAX_CANDIDATES;
+  }
+
+  ids(): string[] {
+    return this.kept.filter((k) => k.hi >= this.threshold).map((k) => this.bank.ids[k.slot]!);
+  }
+
+  /** The `limit`-th largest lower bound among the first `n` facts (their dot products from the kernel), with the best upper bounds. */
+  thresholdOf(n: number): number {
+    const dots = this.bank.store.dots(n);
+    const { slots, uppers } = this.bank.scratch();
     let count = 0;
     for (let i = 0; i < n; i++) {
-      const u = upper(i, dots[i]);
+      const u = this.upper(i, dots[i]);
       if (u === -Infinity) continue;
       slots[count] = i;
       uppers[count++] = u;
     }
-    for (let take = Math.max(2 * q.limit, 16); ; take *= 4) {
+    for (let take = Math.max(2 * this.q.limit, 16); ; take *= 4) {
       const lows = topByUpper(uppers, count, Math.min(take, count))
-        .map((k) => interval(slots[k], dots[slots[k]]))
+        .map((k) => this.interval(slots[k], dots[slots[k]]))
         .filter((x) => x.surely)
         .map((x) => x.lo);
-      if (lows.length >= q.limit) return lows.sort((a, b) => b - a)[q.limit - 1];
+      if (lows.length >= this.q.limit) return lows.sort((a, b) => b - a)[this.q.limit - 1];
       if (take >= count) return -Infinity;
     }
-  };
-
-  const sample = Math.min(bank.size, Math.max(SAMPLE, bank.size >> 6));
-  let threshold = thresholdOf(sample);
-  if (threshold === -Infinity && sample < bank.size) threshold = thresholdOf(bank.size);
-
-  // the kernel's bound is computed in 32-bit floats: the slack covers their rounding
-  const found = bank.store.above(bank.size, qs, qe, w, threshold === -Infinity ? -Infinity : threshold - w * USE_SLACK - 1e-5);
-  const best = new LowestOfTop(q.limit);
-  const kept: { slot: number; hi: number }[] = [];
-  for (let k = 0; k < found.length; k += 2) {
-    const slot = found[k];
-    const dot = found[k + 1];
-    const u = upper(slot, dot);
-    if (u === -Infinity || u < threshold) continue;
-    const x = interval(slot, dot);
-    if (!x.maybe || x.hi < threshold) continue;
-    kept.push({ slot, hi: x.hi });
-    if (x.surely && best.add(x.lo)) threshold = Math.max(threshold, best.lowest);
-    if (kept.length > MAX_CANDIDATES) return null;
   }
-  return kept.filter((k) => k.hi >= threshold).map((k) => bank.ids[k.slot]!);
+}
+
+/**
+ * The first pass over a clustered bank (see `candidateIds`), band by band of the clusters (members
+ * grouped by their angle to the leader), the best bound first: 'done' when every band was visited
+ * or skipped (its bound below the threshold), 'scan' when most of the bank is left to visit, 'too many' past `MAX_CANDIDATES`.
+ */
+function clusterPass(scan: Scan, clusters: Clusters): 'done' | 'scan' | 'too many' {
+  const { bank, w } = scan;
+  const { lo, hi } = leaderAngles(scan, clusters);
+  // a band at angles [from, to] from a leader at [lo, hi] from the query is at least d from it
+  const bandBound = (c: number, band: number): number => {
+    const [from, to] = bandRange(band);
+    const d = Math.max(0, lo[c] - to, from - hi[c]);
+    return (1 - w) * Math.max(0, Math.cos(d)) + w * (clusters.useMax[c] + USE_SLACK);
+  };
+  const visits = bandsByBound(clusters, bandBound);
+  let visited = 0;
+  let checked = false;
+  for (let at = 0; at < visits.n; at++) {
+    const v = visits.order[at];
+    // (the order is by rounded bounds: every band is checked against the threshold, none assumed below it)
+    if (visits.bound[v] < scan.threshold) continue;
+    if (!checked && visited > bank.size * CLUSTER_BUDGET) {
+      // a share of the bank visited: if as much again is left above the threshold, the bounds are too loose here
+      checked = true;
+      let left = 0;
+      for (let rest = at; rest < visits.n; rest++) {
+        const r = visits.order[rest];
+        if (visits.bound[r] >= scan.threshold) left += clusters.bands[visits.cluster[r]][visits.band[r]].length;
+      }
+      if (left > bank.size * CLUSTER_SHARE) return 'scan';
+    }
+    const c = visits.cluster[v];
+    const members = clusters.bands[c][visits.band[v]];
+    visited += members.length;
+    if (!visitBand(scan, clusters, members, lo[c], hi[c])) return 'too many';
+  }
+  return 'done';
+}
+
+/**
+ * Every band with members, its cluster, band and bound, and an order of them by bound, best first
+ * (sorted as numbers: the bound rounded to 2^-24, then the band's index).
+ */
+function bandsByBound(clusters: Clusters, bandBound: (c: number, band: number) => number) {
+  let n = 0;
+  for (const bands of clusters.bands) for (const list of bands) if (list.length > 0) n += 1;
+  const cluster = new Int32Array(n);
+  const band = new Int32Array(n);
+  const bound = new Float64Array(n);
+  const keys = new Float64Array(n);
+  let v = 0;
+  clusters.bands.forEach((bands, c) =>
+    bands.forEach((list, b) => {
+      if (list.length === 0) return;
+      [cluster[v], band[v], bound[v]] = [c, b, bandBound(c, b)];
+      // bounds lie within [0, 2): larger first
+      keys[v] = Math.round((2 - bound[v]) * 2 ** 24) * 2 ** 20 + v;
+      v += 1;
+    }),
+  );
+  keys.sort();
+  const order = new Int32Array(n);
+  for (let k = 0; k < n; k++) order[k] = keys[k] % 2 ** 20;
+  return { n, cluster, band, bound, order };
+}
+
+/** Considers the members of one band whose own angular bound reaches the threshold; false past `MAX_CANDIDATES`. */
+function visitBand(scan: Scan, clusters: Clusters, members: number[], lo: number, hi: number): boolean {
+  const { bank, w } = scan;
+  const { slots } = bank.scratch();
+  let n = 0;
+  for (const m of members) {
+    if (!scan.passes(m)) continue;
+    const phi = clusters.phi[m];
+    // no angle (a vector without a direction): no bound but the usefulness'
+    const d = Number.isNaN(phi) ? 0 : Math.max(0, lo - phi, phi - hi);
+    if ((1 - w) * Math.max(0, Math.cos(d)) + w * (bank.useMax[m] + USE_SLACK) >= scan.threshold) slots[n++] = m;
+  }
+  const dots = bank.store.dotsAt(slots, n);
+  for (let j = 0; j < n; j++) if (!scan.consider(slots[j], dots[j])) return false;
+  return true;
+}
+
+/**
+ * Per cluster, an interval of the angle between the query and the leader (radians, widened by
+ * `ANGLE_SLACK`): from the 8-bit codes with their error bound when the leader's slot still holds
+ * it, else from the leader's vector in 64-bit floats.
+ */
+function leaderAngles(scan: Scan, clusters: Clusters): { lo: Float64Array; hi: Float64Array } {
+  const { bank, qs, qe, q } = scan;
+  const k = clusters.leaders.length;
+  const cos = new Float64Array(k);
+  const err = new Float64Array(k).fill(-1);
+  const active = clusters.activeLeaders();
+  const dots = bank.store.dotsAt(active.slots, active.n);
+  for (let a = 0; a < active.n; a++) {
+    const slot = active.slots[a];
+    cos[active.clusters[a]] = dots[a] * bank.scale[slot] * qs;
+    err[active.clusters[a]] = cosineError(bank.err[slot], qe);
+  }
+  const inv = q.normSq > 0 ? 1 / Math.sqrt(q.normSq) : 0;
+  for (let c = 0; c < k; c++) {
+    if (err[c] >= 0) continue;
+    const leader = clusters.leaders[c];
+    let dot = 0;
+    for (let j = 0; j < leader.length; j++) dot += q.embedding[j] * inv * leader[j];
+    cos[c] = dot;
+    err[c] = 1e-9;
+  }
+  const lo = new Float64Array(k);
+  const hi = new Float64Array(k);
+  for (let c = 0; c < k; c++) {
+    lo[c] = Math.acos(Math.min(1, Math.max(-1, cos[c] + err[c]))) - ANGLE_SLACK;
+    hi[c] = Math.acos(Math.min(1, Math.max(-1, cos[c] - err[c]))) + ANGLE_SLACK;
+  }
+  return { lo, hi };
 }
 
 /** The smallest of the `k` largest numbers added so far (a min-heap of size k). */

@@ -33,7 +33,23 @@
         (local.set $i (i32.add (local.get $i) (i32.const 1)))
         (br $vectors))))
 
-;; The vectors among 0..n-1 whose bound reaches `threshold`, from their dot products (32-bit
+;; the dot products of the query's first `len` codes with those of the `n` vectors whose indexes
+  ;; (32-bit integers) are at `list` (`dim` codes apart), written as 32-bit integers from `out` in
+  ;; the list's order; `len` is a multiple of 16, at most `dim`
+  (func (export "dotsAt") (param $codes i32) (param $list i32) (param $n i32) (param $dim i32) (param $len i32) (param $query i32) (param $out i32)
+    (local $k i32)
+    (block $done
+      (loop $vectors
+        (br_if $done (i32.ge_u (local.get $k) (local.get $n)))
+        (i32.store (i32.add (local.get $out) (i32.shl (local.get $k) (i32.const 2)))
+          (call $dot
+            (i32.add (local.get $codes)
+              (i32.mul (i32.load (i32.add (local.get $list) (i32.shl (local.get $k) (i32.const 2)))) (local.get $dim)))
+            (local.get $len) (local.get $query)))
+        (local.set $k (i32.add (local.get $k) (i32.const 1)))
+        (br $vectors))))
+
+  ;; The vectors among 0..n-1 whose bound reaches `threshold`, from their dot products (32-bit
   ;; integers at `dots`, as `dots` writes them) and per vector its scale, error bound and usefulness
   ;; bound (32-bit floats at `scales`, `errs`, `uses`):
   ;; (1 - w) * max(0, dot * scale * qs + err + (1 + err) * qe) + w * use, four vectors at a time.

@@ -85,18 +85,13 @@ export async function rankCandidates(
   vectors: BankVectors | null = held?.bank ?? null,
 ): Promise<RecalledFact[] | null> {
   const qNormSq = sumOfSquares(qe);
-  const cosines = vectors ? heldCosines(vectors, candidates, qe, qNormSq) : null;
-  // without boosting (and with no usefulness floor) the order is the cosines': the best rows come first
-  const ordered =
-    cosines && !p.boost && p.minUsefulness === 0
-      ? candidates
-          .map((id, k) => ({ id, final: semanticFromCosine(cosines[k]) }))
-          .sort(byFinal)
-          .map((x) => x.id)
-      : null;
-  let next = ordered ? Math.min(p.limit, candidates.length) : candidates.length;
-  const first = ordered ? ordered.slice(0, next) : candidates;
-  const withVector = cosines === null;
+  // without boosting (and with no usefulness floor) the order is the cosines': the best rows come
+  // first, and only the cosines that can be among them are computed
+  const top = vectors && !p.boost && p.minUsefulness === 0 ? bestByCosine(vectors, candidates, qe, qNormSq, p.limit) : null;
+  const cosines = top === null && vectors ? heldCosines(vectors, candidates, qe, qNormSq) : null;
+  let next = top ? top.first.length : candidates.length;
+  const first = top ? top.first : candidates;
+  const withVector = top === null && cosines === null;
   let rows: CandidateRow[];
   if (held) {
     const state = sql
@@ -117,9 +112,19 @@ export async function rankCandidates(
     if (candidates.length === 0) return [];
     rows = await runRows(em, candidateRows(orgId, first, withVector));
   }
-  const cosineOf = cosines ? new Map(candidates.map((id, k) => [id, cosines[k]])) : null;
+  let cosineOf = top ? top.cosineOf : cosines ? new Map(candidates.map((id, k) => [id, cosines[k]])) : null;
   const ranked = score(rows, p, qe, qNormSq, cosineOf);
-  // filters left some of the best out (a validity that ended since the index looked): the next ones
+  // filters left some of the best out (a validity that ended since the index looked): the next
+  // ones, in the order of every candidate's cosine (the first `next` of that order are the ones read)
+  let ordered: string[] | null = null;
+  if (top && ranked.length < p.limit && next < candidates.length) {
+    const all = heldCosines(vectors!, candidates, qe, qNormSq)!;
+    cosineOf = new Map(candidates.map((id, k) => [id, all[k]]));
+    ordered = candidates
+      .map((id, k) => ({ id, final: semanticFromCosine(all[k]) }))
+      .sort(byFinal)
+      .map((x) => x.id);
+  }
   while (ordered && ranked.length < p.limit && next < ordered.length) {
     const more = ordered.slice(next, (next = Math.min(ordered.length, next + Math.max(p.limit, 2 * (p.limit - ranked.length)))));
     ranked.push(...score(await runRows(em, candidateRows(orgId, more, false)), p, qe, qNormSq, cosineOf));
@@ -134,6 +139,39 @@ export async function rankCandidates(
       usefulnessSource: x.fromContext ? UsefulnessSource.QUERY_CONTEXT : UsefulnessSource.GLOBAL,
       finalScore: x.final,
     }));
+}
+
+/**
+ * The best `limit` candidates by exact cosine (ranking order: semantic score, ties to the smaller
+ * id), computing as few exact cosines as their bounds allow: the candidates are taken by the upper
+ * bound of their cosine from the 8-bit codes, best first, until the `limit`-th best exact score
+ * beats the bound of every candidate left. Exact cosines may be read from a file
+ * (`ExactVectors`), one read each. Null when the bank does not hold one of them exactly.
+ */
+function bestByCosine(bank: BankVectors, candidates: string[], qe: number[], qNormSq: number, limit: number) {
+  if (!bank.holdsExact) return null;
+  const query = bank.queryCodes(qe, qNormSq);
+  const his: number[] = [];
+  for (const id of candidates) {
+    const hi = bank.cosineUpper(id, query);
+    if (hi === null) return null;
+    his.push(Math.max(0, hi));
+  }
+  const order = Array.from(candidates.keys()).sort((a, b) => his[b] - his[a]);
+  const best: { id: string; final: number }[] = [];
+  const cosineOf = new Map<string, number>();
+  for (const k of order) {
+    // every candidate left scores at most its bound: none can reach the `limit`-th best
+    if (best.length >= limit && best[limit - 1].final > his[k]) break;
+    const cosine = bank.exactCosine(candidates[k], qe, qNormSq);
+    if (cosine === null) return null;
+    cosineOf.set(candidates[k], cosine);
+    const x = { id: candidates[k], final: semanticFromCosine(cosine) };
+    let at = best.length;
+    while (at > 0 && byFinal(x, best[at - 1]) < 0) at--;
+    best.splice(at, 0, x);
+  }
+  return { first: best.slice(0, limit).map((x) => x.id), cosineOf };
 }
 
 /** The cosines of the candidates from the exact vectors `bank` holds, in their order; null when it does not hold one of them. */

@@ -148,6 +148,21 @@ export class CodeStore {
   }
 
   /**
+   * Dot products of the query codes with the vectors of the first `n` slots listed in `slots`
+   * (distinct slots), in the list's order (a view, valid until the next call); over the first
+   * `len` codes only when given (a multiple of 16).
+   */
+  dotsAt(slots: Int32Array, n: number, len = this.pdim): Int32Array {
+    this.check(n);
+    if (n === 0) return new Int32Array(0);
+    const base = this.slice!.at;
+    // the list goes where `above` writes its pairs; the products where `dots` writes its own
+    new Int32Array(this.arena.buffer, base + this.at.out, n).set(slots.subarray(0, n));
+    this.arena.kernel!.dotsAt(base, base + this.at.out, n, this.pdim, len, base + this.at.query, base + this.at.dots);
+    return new Int32Array(this.arena.buffer, base + this.at.dots, n);
+  }
+
+  /**
    * Vectors 0..n-1 whose bound `(1 - w) * max(0, dot * scale * qs + err + (1 + err) * qe) + w * use`
    * reaches `threshold`, in 32-bit floats: pairs (index, dot product) in a view valid until the
    * next call.

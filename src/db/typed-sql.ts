@@ -196,11 +196,7 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
   /** The text and values the EntityManager is given for this shape and these values. */
   const text = (shape: S, values: V) => {
     const plan = planOf(shape);
-    return {
-      text: plan.text,
-      params: plan.params.map((p) => (p instanceof Slot ? driverValue(values[p.name]) : p)),
-      columns: plan.columns,
-    };
+    return { text: plan.text, params: plan.params.map((p) => (p instanceof Slot ? driverValue(values[p.name]) : p)) };
   };
   return {
     text,
@@ -211,7 +207,7 @@ export function prepared<V extends Values, S extends Shape, Q extends Compilable
     rows: (em: EntityManager, shape: S, values: V, gives?: IdsOfRows): Promise<InferResult<Q>> => {
       const t = text(shape, values);
       // the rows of a statement built with `sql` (the compiler does not simplify InferResult<Q>[number][])
-      return readStatement(em, t.text, t.params, gives, t.columns) as Promise<InferResult<Q>>;
+      return readStatement(em, t.text, t.params, gives, planOf(shape).columns) as Promise<InferResult<Q>>;
     },
   };
 }
